@@ -1,0 +1,111 @@
+package explore
+
+import (
+	"fmt"
+
+	"github.com/weftdev/weft/sched"
+)
+
+// Replay returns a strategy that follows a schedule: at the event where a
+// choice was made, it makes the same choice; everywhere else it follows the
+// default policy. Choices are matched by the identity of their event
+// (goroutine lineage and event counter), not by their position, so a
+// schedule saved before the code changed applies as far as it still can:
+// choices whose event never comes, whose goroutine cannot run, or whose
+// call site moved are reported by Drift, and the execution continues
+// deterministically.
+func Replay(s sched.Schedule) *Replayer {
+	r := &Replayer{schedule: s, at: make(map[key]int, len(s))}
+	for i, c := range s {
+		k := key{c.Kind, c.G, c.N}
+		if _, dup := r.at[k]; !dup {
+			r.at[k] = i
+		}
+	}
+	return r
+}
+
+// A Replayer is the strategy returned by Replay.
+type Replayer struct {
+	schedule sched.Schedule
+	at       map[key]int
+	next     int // choices before it are consumed or skipped
+	drift    []string
+}
+
+type key struct {
+	kind sched.ChoiceKind
+	g    string
+	n    int
+}
+
+// Drift describes where the execution departed from the schedule, one line
+// each; empty when the schedule applied exactly.
+func (r *Replayer) Drift() []string {
+	out := r.drift
+	if r.next < len(r.schedule) {
+		out = append(out[:len(out):len(out)], fmt.Sprintf("%d choice(s) of the schedule were never reached, from %s on",
+			len(r.schedule)-r.next, describe(r.schedule[r.next])))
+	}
+	return out
+}
+
+func (r *Replayer) Spawned(*sched.G) {}
+
+func (r *Replayer) Next(d *sched.Decision) *sched.G {
+	c, ok := r.match(sched.RunChoice, d.Current, !d.Current.Done())
+	if !ok {
+		return d.Default
+	}
+	for _, g := range d.Enabled {
+		if g.ID() == c.Next {
+			return g
+		}
+	}
+	r.drift = append(r.drift, fmt.Sprintf("%s: goroutine %s cannot run there; ran %s instead", describe(c), c.Next, d.Default.ID()))
+	return d.Default
+}
+
+func (r *Replayer) Choose(g *sched.G, n int) int {
+	c, ok := r.match(sched.PickChoice, g, true)
+	if !ok {
+		return 0
+	}
+	if c.Value >= n {
+		r.drift = append(r.drift, fmt.Sprintf("%s: value %d out of range, now %d choices; picked 0", describe(c), c.Value, n))
+		return 0
+	}
+	return c.Value
+}
+
+// match finds the choice made at g's current event, consuming it and
+// reporting the choices it skips.
+func (r *Replayer) match(kind sched.ChoiceKind, g *sched.G, live bool) (sched.Choice, bool) {
+	i, ok := r.at[key{kind, g.ID(), g.Events()}]
+	if !ok || i < r.next {
+		return sched.Choice{}, false
+	}
+	for _, skipped := range r.schedule[r.next:i] {
+		r.drift = append(r.drift, describe(skipped)+": event not reached in order; skipped")
+	}
+	r.next = i + 1
+	c := r.schedule[i]
+	if live && c.Site != "" {
+		if site := sched.CallerSite(0); site != "" && site != c.Site {
+			r.drift = append(r.drift, fmt.Sprintf("%s: the event moved to %s", describe(c), site))
+		}
+	}
+	return c, true
+}
+
+func describe(c sched.Choice) string {
+	s := fmt.Sprintf("goroutine %s event %d", c.G, c.N)
+	if c.Op != "" {
+		s += " (" + c.Op
+		if c.Site != "" {
+			s += " at " + c.Site
+		}
+		s += ")"
+	}
+	return s
+}

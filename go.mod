@@ -1,0 +1,3 @@
+module github.com/weftdev/weft
+
+go 1.26

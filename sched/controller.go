@@ -1,0 +1,590 @@
+// Package sched is weft's schedule controller: it runs the goroutines of an
+// execution one at a time, pausing each before every operation of a weft
+// primitive (an event) and asking a Strategy which enabled goroutine runs
+// next, as the schedule controller of DPAC does for Java threads.
+//
+// Exactly one controlled goroutine runs at a time: the running goroutine
+// itself makes each scheduling decision and hands the baton to the next one
+// over that goroutine's own channel, so there is no scheduler goroutine and
+// a switch costs about one channel handoff. Everything between two events
+// runs alone, which makes an execution a deterministic function of its
+// choices.
+//
+// The controller also owns the virtual clock (time moves only when every
+// goroutine is blocked and a timer is pending), names goroutines by lineage
+// so that the same program yields the same names on every run, and detects
+// deadlocks, leaks, runaway executions and goroutines that block outside its
+// knowledge.
+//
+// Primitives (package sim) use it through Current, G.Step and the Waiter
+// interface; exploration (package explore) through Run and Strategy.
+package sched
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/weftdev/weft/internal/gls"
+)
+
+// Defaults for Options.
+const (
+	DefaultMaxSteps     = 1 << 18
+	DefaultBlockTimeout = 2 * time.Second
+)
+
+// Options configure one execution.
+type Options struct {
+	// MaxSteps bounds the events of an execution; past it the execution
+	// fails as a Runaway. Zero means DefaultMaxSteps.
+	MaxSteps int
+	// BlockTimeout bounds how long a controlled goroutine may stay blocked
+	// outside weft's knowledge before the execution fails as Blocked. Zero
+	// means DefaultBlockTimeout.
+	BlockTimeout time.Duration
+	// Trace records every event with its call site in Result.Trace. It
+	// costs about a microsecond an event.
+	Trace bool
+	// Name labels the execution's goroutines in profiles, e.g. the test's
+	// name.
+	Name string
+}
+
+// Result is the outcome of one execution.
+type Result struct {
+	// Failure is the first failure, or nil if the execution passed.
+	Failure *Failure
+	// More are the failures after the first (further Errorf calls, say).
+	More []*Failure
+	// Schedule lists the choices of the execution that differ from the
+	// default policy. Replaying it reproduces the execution.
+	Schedule Schedule
+	// Steps counts the events.
+	Steps int
+	// Decisions counts the scheduling points at which more than one
+	// goroutine could run.
+	Decisions int
+	// Hash digests the sequence of events (goroutine, operation, object,
+	// choices): equal hashes mean, with overwhelming likelihood, equal
+	// executions.
+	Hash uint64
+	// Goroutines counts the controlled goroutines, the root included.
+	Goroutines int
+	// Elapsed is the virtual time that passed.
+	Elapsed time.Duration
+	// Trace holds every event, with Options.Trace.
+	Trace []Event
+}
+
+// An Event is one scheduling point of an execution, as recorded in a trace.
+type Event struct {
+	G    string // goroutine lineage
+	N    int    // the goroutine's event counter
+	Op   string
+	Obj  uint32 // the object operated on, numbered in order of first use; 0 for none
+	Site string // file:line of the user code that performed the operation
+}
+
+// Epoch is the virtual clock's time when an execution starts.
+var Epoch = time.Date(2000, time.January, 1, 0, 0, 0, 0, time.UTC)
+
+var execSeq atomic.Uint64
+
+// A Controller runs one execution. Its state is only touched by the running
+// goroutine, with the baton handoffs ordering every access; the few fields
+// the watchdog reads from outside are atomic.
+type Controller struct {
+	strat Strategy
+	opts  Options
+	label string // pprof label value identifying the execution
+
+	root     *G
+	all      []*G // every goroutine, in creation order
+	live     []*G // goroutines not yet exited, in creation order
+	enabled  []*G // scratch for decide
+	rootDone bool
+	aborting bool
+
+	steps     int
+	decisions int
+	hash      uint64
+	objects   uint32
+	schedule  Schedule
+	trace     []tracePoint
+
+	now    int64 // virtual nanoseconds since Epoch
+	timers timerHeap
+	tseq   uint64
+
+	failure *Failure
+	more    []*Failure
+
+	cur       atomic.Pointer[G] // the goroutine holding the baton
+	progress  atomic.Uint64     // advanced at every event and handoff, for the watchdog
+	abandoned atomic.Bool       // the watchdog gave up on the execution
+	done      chan struct{}     // closed when the last goroutine exits
+
+	escMu   sync.Mutex // guards escapes: written by goroutines that are not controlled
+	escapes []*Failure
+}
+
+type tracePoint struct {
+	g   *G
+	n   int
+	op  *Op
+	obj uint32
+	pc  uintptr
+}
+
+// A G is a controlled goroutine.
+type G struct {
+	c        *Controller
+	id       string // lineage: "0" for the root, "0.2" for its second child
+	idx      int    // creation order
+	children int
+	n        int    // events so far
+	wait     Waiter // what the pending operation waits for; nil: ready
+	op       *Op    // the pending operation
+	yield    bool
+	done     bool
+	wake     chan struct{}
+	goid     atomic.Int64
+	bind     gls.Binding
+}
+
+// ID returns the goroutine's lineage: "0" is the root, "0.2" the root's
+// second child, "0.2.1" that one's first.
+func (g *G) ID() string { return g.id }
+
+// Index returns the goroutine's position in creation order, from 0.
+func (g *G) Index() int { return g.idx }
+
+// Events returns how many events the goroutine has reached.
+func (g *G) Events() int { return g.n }
+
+// Op returns the goroutine's pending operation.
+func (g *G) Op() *Op { return g.op }
+
+// Controller returns the goroutine's controller.
+func (g *G) Controller() *Controller { return g.c }
+
+// Run executes body as the root goroutine of a new controlled execution,
+// with strategy making the decisions, and returns when every controlled
+// goroutine has exited, or when one has blocked outside the controller for
+// longer than Options.BlockTimeout.
+func Run(body func(), strategy Strategy, opts Options) *Result {
+	if opts.MaxSteps <= 0 {
+		opts.MaxSteps = DefaultMaxSteps
+	}
+	if opts.BlockTimeout <= 0 {
+		opts.BlockTimeout = DefaultBlockTimeout
+	}
+	c := &Controller{
+		strat: strategy,
+		opts:  opts,
+		label: strconv.FormatUint(execSeq.Add(1), 10),
+		hash:  14695981039346656037,
+		done:  make(chan struct{}),
+	}
+	if opts.Trace {
+		c.trace = make([]tracePoint, 0, 256)
+	}
+	c.root = c.newG(nil)
+	c.cur.Store(c.root)
+	go c.goroutine(c.root, body)
+	c.root.wake <- struct{}{}
+	if blocked := c.watch(); blocked != nil {
+		return blocked
+	}
+	return c.result()
+}
+
+func (c *Controller) newG(parent *G) *G {
+	g := &G{c: c, idx: len(c.all), wake: make(chan struct{}, 1)}
+	if parent == nil {
+		g.id = "0"
+	} else {
+		parent.children++
+		g.id = parent.id + "." + strconv.Itoa(parent.children)
+	}
+	c.all = append(c.all, g)
+	c.live = append(c.live, g)
+	c.strat.Spawned(g)
+	return g
+}
+
+// goroutine is the body of every controlled goroutine.
+func (c *Controller) goroutine(g *G, f func()) {
+	g.bind = gls.Bind(g, "weft.exec", c.label, "weft.test", c.opts.Name, "weft.g", g.id)
+	g.goid.Store(goid())
+	<-g.wake
+	if c.aborting {
+		c.exit(g)
+		return
+	}
+	normal := false
+	defer func() {
+		if !normal {
+			// recover returns nil when the goroutine is exiting through
+			// runtime.Goexit (Fatalf, or an abort). Panics raised while
+			// the execution unwinds are consequences, not causes.
+			if r := recover(); r != nil && !c.aborting {
+				c.panicked(g, r)
+			}
+		}
+		c.exit(g)
+	}()
+	f()
+	normal = true
+}
+
+func (c *Controller) panicked(g *G, r any) {
+	site, stack := userSite(string(debug.Stack()))
+	msg := fmt.Sprint(r)
+	c.fail(&Failure{Kind: Panic, Goroutine: g.id, Message: msg, Site: site, Stack: stack})
+	c.aborting = true
+}
+
+// Current returns the controlled goroutine the caller runs on, or nil when
+// the caller is not controlled (plain mode). A goroutine started with a plain
+// go statement from a controlled one inherits its parent's identity; if it
+// calls a weft primitive while another goroutine holds the baton, the
+// execution fails as an Escape and the caller exits.
+func Current() *G {
+	v := gls.Get()
+	if v == nil {
+		return nil
+	}
+	g, ok := v.(*G)
+	if !ok {
+		return nil
+	}
+	if g.c.cur.Load() != g {
+		g.c.escaped(g)
+	}
+	return g
+}
+
+func (c *Controller) escaped(g *G) {
+	site, stack := userSite(string(debug.Stack()))
+	c.escMu.Lock()
+	c.escapes = append(c.escapes, &Failure{
+		Kind:    Escape,
+		Message: "a goroutine started with a plain go statement (it inherits the identity of goroutine " + g.id + ") used a weft primitive; start it with sim.Go",
+		Site:    site,
+		Stack:   stack,
+	})
+	c.escMu.Unlock()
+	runtime.Goexit()
+}
+
+// Step is a scheduling point: goroutine g is about to perform op on object
+// obj (0 for none), which can proceed once w is ready (nil: at once). Step
+// returns when g has been chosen to run and w is ready; the caller then
+// performs the operation before its next event, alone.
+//
+// Once the execution is aborting, Step returns at once if w is ready, and
+// otherwise ends the goroutine (runtime.Goexit), so that deferred calls run
+// but nothing blocks.
+func (g *G) Step(op *Op, obj uint32, w Waiter) {
+	g.c.step(g, op, obj, w, false)
+}
+
+// Yield is a scheduling point at which g asks to let other goroutines run.
+func (g *G) Yield(op *Op) {
+	g.c.step(g, op, 0, nil, true)
+}
+
+func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, yield bool) {
+	if c.abandoned.Load() {
+		runtime.Goexit()
+	}
+	if c.aborting {
+		if w == nil || w.Ready() {
+			return
+		}
+		runtime.Goexit()
+	}
+	g.n++
+	c.steps++
+	c.mix(uint64(g.idx)<<32 ^ uint64(obj))
+	c.mix(op.hash)
+	if c.trace != nil {
+		c.trace = append(c.trace, tracePoint{g: g, n: g.n, op: op, obj: obj, pc: callerPC()})
+	}
+	// Publishes the controller state to the watchdog, and tells it the
+	// execution moves.
+	c.progress.Add(1)
+	if c.steps > c.opts.MaxSteps {
+		c.fail(&Failure{Kind: Runaway, Goroutine: g.id, Site: CallerSite(2),
+			Message: "the execution exceeded " + strconv.Itoa(c.opts.MaxSteps) + " events (a livelock, or a loop that never ends?)"})
+		c.aborting = true
+		runtime.Goexit()
+	}
+	g.op, g.wait, g.yield = op, w, yield
+	next := c.decide(g)
+	g.yield = false
+	if next == nil {
+		runtime.Goexit()
+	}
+	if next != g {
+		c.handoff(next)
+		<-g.wake
+		if c.aborting {
+			runtime.Goexit()
+		}
+	}
+	g.wait = nil
+}
+
+// decide picks the goroutine to run after g's current event (or exit).
+// It returns nil when nothing can run any more: the failure is recorded
+// and the execution is aborting.
+func (c *Controller) decide(g *G) *G {
+	en := c.enabledSet()
+	for len(en) == 0 {
+		if !c.advance() {
+			c.stalled()
+			return nil
+		}
+		en = c.enabledSet()
+	}
+	def := defaultNext(g, en)
+	if len(en) == 1 {
+		return en[0]
+	}
+	c.decisions++
+	d := Decision{Current: g, Enabled: en, Default: def, Yield: g.yield, Step: c.steps, Index: c.decisions}
+	next := c.strat.Next(&d)
+	if !contains(en, next) {
+		panic("weft: strategy chose a goroutine that is not enabled")
+	}
+	c.mix(uint64(next.idx))
+	if next != def {
+		c.schedule = append(c.schedule, Choice{
+			Kind: RunChoice, G: g.id, N: g.n, Next: next.id, Op: g.opName(),
+			Preempt: d.CanContinue(),
+		})
+	}
+	return next
+}
+
+func (g *G) opName() string {
+	if g.done {
+		return opExit.name
+	}
+	return g.op.String()
+}
+
+func (c *Controller) enabledSet() []*G {
+	en := c.enabled[:0]
+	for _, h := range c.live {
+		if h.wait == nil || h.wait.Ready() {
+			en = append(en, h)
+		}
+	}
+	c.enabled = en
+	return en
+}
+
+// defaultNext is the default policy: g continues if it can, otherwise the
+// first enabled goroutine after it in creation order runs.
+func defaultNext(g *G, en []*G) *G {
+	if !g.yield && !g.done && contains(en, g) {
+		return g
+	}
+	for _, h := range en {
+		if h.idx > g.idx {
+			return h
+		}
+	}
+	return en[0]
+}
+
+func contains(gs []*G, g *G) bool {
+	for _, h := range gs {
+		if h == g {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *Controller) handoff(next *G) {
+	c.cur.Store(next)
+	c.progress.Add(1)
+	next.wake <- struct{}{}
+}
+
+// Choose returns a value in [0, n) decided by the strategy, as part of g's
+// current event: sim.Intn and select use it.
+func (g *G) Choose(n int) int {
+	c := g.c
+	if n <= 1 || c.aborting {
+		return 0
+	}
+	v := c.strat.Choose(g, n)
+	if v < 0 || v >= n {
+		panic("weft: strategy chose a value out of range")
+	}
+	c.mix(uint64(v) | 1<<63)
+	if v != 0 {
+		c.schedule = append(c.schedule, Choice{Kind: PickChoice, G: g.id, N: g.n, Op: g.op.String(), Value: v, Of: n})
+	}
+	return v
+}
+
+// Go starts f as a new controlled goroutine, a child of g. The spawn is an
+// event of g; the child starts enabled and runs when a strategy picks it.
+func (g *G) Go(op *Op, f func()) {
+	g.Step(op, 0, nil)
+	g.c.spawn(g, f)
+}
+
+func (c *Controller) spawn(parent *G, f func()) *G {
+	child := c.newG(parent)
+	c.mix(uint64(child.idx) << 16)
+	go c.goroutine(child, f)
+	return child
+}
+
+// NewObject numbers an object (a mutex, a channel, ...) at its first use in
+// the execution. Numbers are part of the trace and of the event hash.
+func (g *G) NewObject() uint32 {
+	g.c.objects++
+	return g.c.objects
+}
+
+// exit ends goroutine g, on g, and passes the baton on.
+func (c *Controller) exit(g *G) {
+	g.bind.Release()
+	if c.abandoned.Load() {
+		return
+	}
+	g.done = true
+	g.wait = nil
+	for i, h := range c.live {
+		if h == g {
+			c.live = append(c.live[:i], c.live[i+1:]...)
+			break
+		}
+	}
+	if g == c.root {
+		c.rootDone = true
+	}
+	if !c.aborting {
+		g.n++
+		c.steps++
+		c.mix(uint64(g.idx)<<32 ^ opExit.hash)
+		if len(c.live) == 0 {
+			close(c.done)
+			return
+		}
+		if next := c.decide(g); next != nil {
+			c.handoff(next)
+			return
+		}
+	}
+	// Aborting: wake the remaining goroutines one at a time; each exits
+	// as soon as it runs, and passes the baton to the next.
+	if len(c.live) == 0 {
+		close(c.done)
+		return
+	}
+	c.handoff(c.live[0])
+}
+
+// stalled records why no goroutine can run: a deadlock, or a leak if the
+// test body has returned.
+func (c *Controller) stalled() {
+	dump := dumpAll()
+	f := &Failure{Kind: Deadlock}
+	if c.rootDone {
+		f.Kind = Leak
+	}
+	for _, h := range c.live {
+		w := Waiting{Goroutine: h.id, Op: h.op.String()}
+		if d, ok := dump[h.goid.Load()]; ok {
+			w.Site, w.Stack = userSite(d.text)
+		}
+		f.Waiting = append(f.Waiting, w)
+	}
+	f.Message = f.Summary()
+	c.fail(f)
+	c.aborting = true
+}
+
+// Fail records a failure of the execution; the first one is the Result's
+// Failure. It must be called from the running goroutine.
+func (g *G) Fail(f *Failure) { g.c.fail(f) }
+
+// Abort ends the execution after a failure: the calling goroutine exits
+// (runtime.Goexit), and every other goroutine exits as soon as it is woken.
+// Deferred calls run; weft operations in them that would block end their
+// goroutine instead.
+func (g *G) Abort() {
+	g.c.aborting = true
+	runtime.Goexit()
+}
+
+func (c *Controller) fail(f *Failure) {
+	if c.failure == nil {
+		c.failure = f
+	} else {
+		c.more = append(c.more, f)
+	}
+}
+
+func (c *Controller) mix(v uint64) {
+	c.hash ^= v
+	c.hash *= 1099511628211
+}
+
+func (c *Controller) result() *Result {
+	r := &Result{
+		Failure:    c.failure,
+		More:       c.more,
+		Schedule:   c.schedule,
+		Steps:      c.steps,
+		Decisions:  c.decisions,
+		Hash:       c.hash,
+		Goroutines: len(c.all),
+		Elapsed:    time.Duration(c.now),
+	}
+	c.escMu.Lock()
+	escapes := c.escapes
+	c.escMu.Unlock()
+	if esc := c.findEscapes(); esc != nil {
+		escapes = append(escapes, esc)
+	}
+	if len(escapes) > 0 {
+		// An escape is the root cause of whatever else went wrong.
+		if r.Failure != nil {
+			r.More = append([]*Failure{r.Failure}, r.More...)
+		}
+		r.Failure = escapes[0]
+		r.More = append(escapes[1:], r.More...)
+	}
+	if c.trace != nil {
+		r.Trace = make([]Event, len(c.trace))
+		sites := make(map[uintptr]string)
+		for i, p := range c.trace {
+			site, ok := sites[p.pc]
+			if !ok {
+				site = PCSite(p.pc)
+				sites[p.pc] = site
+			}
+			r.Trace[i] = Event{G: p.g.id, N: p.n, Op: p.op.String(), Obj: p.obj, Site: site}
+		}
+		r.Schedule.annotate(r.Trace)
+	}
+	return r
+}
+
+// Done reports whether the goroutine has exited.
+func (g *G) Done() bool { return g.done }

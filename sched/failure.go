@@ -1,0 +1,151 @@
+package sched
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// A FailureKind classifies what went wrong in an execution.
+type FailureKind uint8
+
+const (
+	// Error: the test reported an error (weft.T's Errorf or Fatalf).
+	Error FailureKind = iota + 1
+	// Panic: a controlled goroutine panicked, Go's own channel and sync
+	// panics included.
+	Panic
+	// Deadlock: no goroutine could run, none was waiting for virtual time,
+	// and the test body had not returned.
+	Deadlock
+	// Leak: the test body returned, and controlled goroutines remained
+	// blocked forever.
+	Leak
+	// Escape: a goroutine started with a plain go statement, outside the
+	// controller, outlived the execution or used a weft primitive.
+	Escape
+	// Blocked: a controlled goroutine blocked outside weft's knowledge (a raw
+	// channel, a sync.Mutex, I/O) longer than the block timeout.
+	Blocked
+	// Runaway: the execution exceeded its step budget (a livelock, or an
+	// endless loop of weft operations).
+	Runaway
+)
+
+var kindNames = [...]string{
+	Error:    "error",
+	Panic:    "panic",
+	Deadlock: "deadlock",
+	Leak:     "leak",
+	Escape:   "escape",
+	Blocked:  "blocked",
+	Runaway:  "runaway",
+}
+
+func (k FailureKind) String() string {
+	if int(k) < len(kindNames) && kindNames[k] != "" {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("FailureKind(%d)", k)
+}
+
+// ParseFailureKind is the inverse of FailureKind.String.
+func ParseFailureKind(s string) (FailureKind, bool) {
+	for k, name := range kindNames {
+		if name != "" && name == s {
+			return FailureKind(k), true
+		}
+	}
+	return 0, false
+}
+
+// A Failure describes why an execution failed.
+type Failure struct {
+	Kind FailureKind
+	// Goroutine is the lineage of the goroutine that failed, for Error,
+	// Panic and Blocked.
+	Goroutine string
+	// Message is the error text, the panic value, or a summary.
+	Message string
+	// Site is the file:line where the failure was raised: the Errorf call,
+	// the panicking statement, the blocked call.
+	Site string
+	// Stack is the failing goroutine's stack, for Panic and Blocked.
+	Stack string
+	// Waiting lists the goroutines stuck at a Deadlock or Leak, or the
+	// escaped goroutines of an Escape.
+	Waiting []Waiting
+}
+
+// Waiting is a goroutine stuck when a Deadlock or Leak was detected.
+type Waiting struct {
+	Goroutine string // lineage; empty for an escaped goroutine
+	Op        string // the operation it waits in, e.g. "Chan.Recv"
+	Site      string // file:line of that operation
+	Stack     string
+}
+
+// Signature identifies a failure for comparison across executions: the
+// same kind raised at the same place. Messages are left out, since they
+// often carry values that differ from run to run.
+func (f *Failure) Signature() string {
+	if f == nil {
+		return ""
+	}
+	switch f.Kind {
+	case Deadlock, Leak, Escape:
+		var sites []string
+		for _, w := range f.Waiting {
+			sites = append(sites, w.Op+"@"+w.Site)
+		}
+		sort.Strings(sites)
+		return f.Kind.String() + " " + strings.Join(sites, ",")
+	}
+	return f.Kind.String() + " " + f.Site
+}
+
+// Summary is a one-line description of the failure.
+func (f *Failure) Summary() string {
+	if f == nil {
+		return "no failure"
+	}
+	switch f.Kind {
+	case Deadlock, Leak:
+		parts := make([]string, 0, len(f.Waiting))
+		for _, w := range f.Waiting {
+			parts = append(parts, fmt.Sprintf("%s in %s at %s", w.Goroutine, w.Op, orDash(w.Site)))
+		}
+		what := "deadlock: no goroutine can run"
+		if f.Kind == Leak {
+			what = "leak: the test returned while goroutines remain blocked"
+		}
+		return what + ": " + strings.Join(parts, "; ")
+	}
+	var b strings.Builder
+	b.WriteString(f.Kind.String())
+	if f.Goroutine != "" {
+		fmt.Fprintf(&b, " in goroutine %s", f.Goroutine)
+	}
+	if f.Site != "" {
+		fmt.Fprintf(&b, " at %s", f.Site)
+	}
+	if f.Message != "" {
+		b.WriteString(": ")
+		b.WriteString(firstLine(f.Message))
+	}
+	return b.String()
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -1,0 +1,51 @@
+package sched
+
+import "hash/fnv"
+
+// An Op names a kind of operation, such as "Mutex.Lock". Ops are declared
+// once, as package variables of the packages that define primitives, and
+// passed by pointer to Step.
+type Op struct {
+	name string
+	hash uint64
+}
+
+// NewOp declares an operation kind.
+func NewOp(name string) *Op {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	return &Op{name: name, hash: h.Sum64()}
+}
+
+// String returns the operation's name.
+func (o *Op) String() string {
+	if o == nil {
+		return "?"
+	}
+	return o.name
+}
+
+// The operations the controller itself performs.
+var (
+	opStart = NewOp("start")
+	opExit  = NewOp("exit")
+)
+
+// A Waiter tells whether a pending operation can proceed. The controller
+// only runs goroutines whose pending operation is ready; a goroutine waiting
+// for a held mutex, an empty channel or a timer is not enabled.
+//
+// Ready is called by the controller from whichever controlled goroutine is
+// running, so it may read any state of the execution, but must not change it.
+type Waiter interface {
+	Ready() bool
+}
+
+// never is the Waiter of an operation that can never proceed, such as a send
+// on a nil channel.
+type never struct{}
+
+func (never) Ready() bool { return false }
+
+// Never is a Waiter that is never ready.
+var Never Waiter = never{}

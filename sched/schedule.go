@@ -1,0 +1,74 @@
+package sched
+
+// A ChoiceKind tells what a Choice decided.
+type ChoiceKind uint8
+
+const (
+	// RunChoice chose which goroutine runs next at a scheduling point.
+	RunChoice ChoiceKind = iota + 1
+	// PickChoice chose a value, for sim.Intn or among the ready cases of a
+	// select.
+	PickChoice
+)
+
+// A Choice is one decision of an execution that differs from the default
+// policy. It is named by the event at which it was made, (G, N): goroutine G
+// was at its N-th event. Identities survive code changes better than the
+// index of the decision in the execution.
+type Choice struct {
+	Kind ChoiceKind
+	G    string // lineage of the goroutine at whose event the choice was made
+	N    int    // that goroutine's event counter, from 1
+	Site string // file:line of that event, when known; used to report drift
+	Op   string // the operation at that event, when known
+	// RunChoice: the goroutine that runs next.
+	Next string
+	// RunChoice: the goroutine at the event could have continued, so choosing
+	// another one preempted it.
+	Preempt bool
+	// PickChoice: the value chosen, in [0, Of).
+	Value, Of int
+}
+
+// A Schedule is the explicit choice list of an execution: every decision
+// that differs from the default policy, in the order it was made. Together
+// with the default policy it determines the execution completely, so it
+// replays without the strategy that found it.
+//
+// The default policy: the running goroutine continues while it can (it is
+// enabled and did not yield); otherwise the first enabled goroutine after it
+// in creation order runs, wrapping around. A Pick defaults to 0.
+type Schedule []Choice
+
+// Preemptions counts the choices that switched away from a goroutine that
+// could have continued.
+func (s Schedule) Preemptions() int {
+	n := 0
+	for _, c := range s {
+		if c.Kind == RunChoice && c.Preempt {
+			n++
+		}
+	}
+	return n
+}
+
+// annotate fills in the call sites of the choices from a trace of the same
+// execution.
+func (s Schedule) annotate(trace []Event) {
+	type at struct {
+		g string
+		n int
+	}
+	sites := make(map[at]string, len(s))
+	for _, c := range s {
+		sites[at{c.G, c.N}] = ""
+	}
+	for _, e := range trace {
+		if _, ok := sites[at{e.G, e.N}]; ok {
+			sites[at{e.G, e.N}] = e.Site
+		}
+	}
+	for i := range s {
+		s[i].Site = sites[at{s[i].G, s[i].N}]
+	}
+}

@@ -1,0 +1,298 @@
+package sim
+
+import (
+	"iter"
+
+	"github.com/weftdev/weft/sched"
+)
+
+// A Chan is a channel of T values, like a Go chan T, made with NewChan.
+// Semantics are Go's: a send on an unbuffered channel waits for a receiver,
+// sending on a closed channel panics, closing twice panics, receiving from a
+// closed channel drains the buffer and then yields zero values. Operations on
+// a nil *Chan block forever, as on a nil Go channel; Close of one panics.
+type Chan[T any] struct {
+	ch  chan T   // plain mode: sends (nil for a timer's channel)
+	rc  <-chan T // plain mode: receives
+	cap int
+	st  *chanState[T]
+}
+
+// NewChan returns a channel with room for capacity buffered values; 0 makes
+// an unbuffered channel.
+func NewChan[T any](capacity int) *Chan[T] {
+	if capacity < 0 {
+		panic("sim.NewChan: negative capacity")
+	}
+	ch := make(chan T, capacity)
+	return &Chan[T]{ch: ch, rc: ch, cap: capacity}
+}
+
+// chanState is a channel under control. A buffered channel holds its values
+// in buf; goroutines wait for room or for values by their Waiters. An
+// unbuffered channel needs both sides present: a goroutine about to send or
+// receive queues a waiter, and whichever side runs first completes the
+// other's waiter directly, as Go's runtime does.
+type chanState[T any] struct {
+	object
+	cap    int
+	buf    []T
+	closed bool
+	recvq  []*waiter[T]
+	sendq  []*waiter[T]
+}
+
+// A selection is one blocking channel operation or select: the waiters of
+// its cases share it, and the first partner to complete one case completes
+// the selection.
+type selection struct {
+	done bool
+	idx  int // the case completed by a partner
+}
+
+// A waiter is one case of a selection queued on an unbuffered channel.
+type waiter[T any] struct {
+	sel *selection
+	idx int
+	val T // a send's value; a receive's result
+	ok  bool
+}
+
+func (s *chanState[T]) enqueue(q *[]*waiter[T], w *waiter[T]) { *q = append(*q, w) }
+
+func (s *chanState[T]) dequeue(q *[]*waiter[T], w *waiter[T]) {
+	for i, x := range *q {
+		if x == w {
+			*q = append((*q)[:i], (*q)[i+1:]...)
+			return
+		}
+	}
+}
+
+// partner returns the first waiter of q that can still be completed and does
+// not belong to sel (a select never pairs with itself).
+func partner[T any](q []*waiter[T], sel *selection) *waiter[T] {
+	for _, w := range q {
+		if !w.sel.done && w.sel != sel {
+			return w
+		}
+	}
+	return nil
+}
+
+// canSend reports whether a send of selection sel can proceed now: to panic
+// on a closed channel, into free buffer room, or to a waiting receiver.
+func (s *chanState[T]) canSend(sel *selection) bool {
+	if s.closed {
+		return true
+	}
+	if s.cap > 0 {
+		return len(s.buf) < s.cap
+	}
+	return partner(s.recvq, sel) != nil
+}
+
+// canRecv reports whether a receive of selection sel can proceed now.
+func (s *chanState[T]) canRecv(sel *selection) bool {
+	if s.closed || len(s.buf) > 0 {
+		return true
+	}
+	return s.cap == 0 && partner(s.sendq, sel) != nil
+}
+
+// send performs a send that canSend allowed.
+func (s *chanState[T]) send(v T, sel *selection) {
+	if s.closed {
+		panic("send on closed channel")
+	}
+	if s.cap > 0 {
+		s.buf = append(s.buf, v)
+		return
+	}
+	r := partner(s.recvq, sel)
+	r.val, r.ok = v, true
+	r.sel.done, r.sel.idx = true, r.idx
+}
+
+// recv performs a receive that canRecv allowed.
+func (s *chanState[T]) recv(sel *selection) (T, bool) {
+	if len(s.buf) > 0 {
+		v := s.buf[0]
+		var zero T
+		s.buf[0] = zero
+		s.buf = s.buf[1:]
+		return v, true
+	}
+	if s.closed {
+		var zero T
+		return zero, false
+	}
+	w := partner(s.sendq, sel)
+	w.sel.done, w.sel.idx = true, w.idx
+	return w.val, true
+}
+
+// sendWait and recvWait are the Waiters of a single blocking operation.
+type sendWait[T any] struct {
+	s *chanState[T]
+	w *waiter[T]
+}
+
+func (x *sendWait[T]) Ready() bool { return x.w.sel.done || x.s.canSend(x.w.sel) }
+
+type recvWait[T any] struct {
+	s *chanState[T]
+	w *waiter[T]
+}
+
+func (x *recvWait[T]) Ready() bool { return x.w.sel.done || x.s.canRecv(x.w.sel) }
+
+// bufferWait is the Waiter of operations on buffered channels, which need no
+// partner.
+type sendRoom[T any] chanState[T]
+
+func (x *sendRoom[T]) Ready() bool { return (*chanState[T])(x).canSend(nil) }
+
+type recvValue[T any] chanState[T]
+
+func (x *recvValue[T]) Ready() bool { return (*chanState[T])(x).canRecv(nil) }
+
+func (c *Chan[T]) state(g *sched.G) *chanState[T] {
+	s := stateOf(&c.st, g)
+	s.cap = c.cap
+	return s
+}
+
+// Send sends v on c, waiting for room or for a receiver.
+func (c *Chan[T]) Send(v T) {
+	if g := sched.Current(); g != nil {
+		if c == nil {
+			g.Step(opSend, 0, sched.Never)
+			return
+		}
+		s := c.state(g)
+		if s.cap > 0 {
+			g.Step(opSend, s.id, (*sendRoom[T])(s))
+			s.send(v, nil)
+			return
+		}
+		w := &waiter[T]{sel: &selection{}, val: v}
+		s.enqueue(&s.sendq, w)
+		g.Step(opSend, s.id, &sendWait[T]{s, w})
+		s.dequeue(&s.sendq, w)
+		if !w.sel.done {
+			s.send(v, w.sel)
+		}
+		return
+	}
+	if c == nil {
+		blockForever()
+	}
+	if c.ch == nil {
+		panic("sim: send on a timer's channel")
+	}
+	c.ch <- v
+}
+
+// Recv receives a value from c, waiting for one. From a closed, drained
+// channel it returns the zero value.
+func (c *Chan[T]) Recv() T {
+	v, _ := c.RecvOK()
+	return v
+}
+
+// RecvOK receives from c like Recv; ok is false when c is closed and
+// drained.
+func (c *Chan[T]) RecvOK() (v T, ok bool) {
+	if g := sched.Current(); g != nil {
+		if c == nil {
+			g.Step(opRecv, 0, sched.Never)
+			return v, false
+		}
+		s := c.state(g)
+		if s.cap > 0 {
+			g.Step(opRecv, s.id, (*recvValue[T])(s))
+			return s.recv(nil)
+		}
+		w := &waiter[T]{sel: &selection{}}
+		s.enqueue(&s.recvq, w)
+		g.Step(opRecv, s.id, &recvWait[T]{s, w})
+		s.dequeue(&s.recvq, w)
+		if w.sel.done {
+			return w.val, w.ok
+		}
+		return s.recv(w.sel)
+	}
+	if c == nil {
+		blockForever()
+	}
+	v, ok = <-c.rc
+	return v, ok
+}
+
+// Close closes c. Closing a closed or nil channel panics.
+func (c *Chan[T]) Close() {
+	if g := sched.Current(); g != nil {
+		if c == nil {
+			g.Step(opClose, 0, nil)
+			panic("close of nil channel")
+		}
+		s := c.state(g)
+		g.Step(opClose, s.id, nil)
+		if s.closed {
+			panic("close of closed channel")
+		}
+		s.closed = true
+		return
+	}
+	if c == nil {
+		panic("close of nil channel")
+	}
+	if c.ch == nil {
+		panic("sim: close of a timer's channel")
+	}
+	close(c.ch)
+}
+
+// Len returns the number of values buffered in c.
+func (c *Chan[T]) Len() int {
+	if c == nil {
+		return 0
+	}
+	if g := sched.Current(); g != nil {
+		s := c.state(g)
+		g.Step(opLen, s.id, nil)
+		return len(s.buf)
+	}
+	return len(c.rc)
+}
+
+// Cap returns c's buffer capacity.
+func (c *Chan[T]) Cap() int {
+	if c == nil {
+		return 0
+	}
+	return c.cap
+}
+
+// All returns an iterator over the values received from c until it is
+// closed and drained, like a range loop over a Go channel:
+//
+//	for v := range ch.All() { ... }
+func (c *Chan[T]) All() iter.Seq[T] {
+	return func(yield func(T) bool) {
+		for {
+			v, ok := c.RecvOK()
+			if !ok || !yield(v) {
+				return
+			}
+		}
+	}
+}
+
+// blockForever blocks the calling goroutine forever, as an operation on a
+// nil channel does.
+func blockForever() {
+	var ch chan struct{}
+	<-ch
+}

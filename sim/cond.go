@@ -1,0 +1,71 @@
+package sim
+
+import (
+	"sync"
+
+	"github.com/weftdev/weft/sched"
+)
+
+// A Cond is a condition variable, like sync.Cond: a rendezvous point for
+// goroutines waiting for or announcing an event. L is held while the
+// condition is checked or changed. Under control, L must be a weft lock
+// (a *Mutex, an *RWMutex or its RLocker) for the waiters to be controlled.
+type Cond struct {
+	// L is held while observing or changing the condition.
+	L sync.Locker
+
+	c  *sync.Cond
+	st *condState
+}
+
+type condState struct {
+	object
+	waiters []*ticket
+}
+
+// NewCond returns a new Cond with Locker l.
+func NewCond(l sync.Locker) *Cond {
+	return &Cond{L: l, c: sync.NewCond(l)}
+}
+
+// Wait atomically unlocks c.L and suspends the goroutine until Signal or
+// Broadcast wakes it, then locks c.L again before returning. As with
+// sync.Cond, Wait is called in a loop that checks the condition.
+func (c *Cond) Wait() {
+	if g := sched.Current(); g != nil {
+		s := stateOf(&c.st, g)
+		g.Step(opCondWait, s.id, nil)
+		t := &ticket{}
+		s.waiters = append(s.waiters, t)
+		c.L.Unlock()
+		g.Step(opCondWait, s.id, t)
+		c.L.Lock()
+		return
+	}
+	c.c.Wait()
+}
+
+// Signal wakes the goroutine that has waited longest, if any.
+func (c *Cond) Signal() {
+	if g := sched.Current(); g != nil {
+		s := stateOf(&c.st, g)
+		g.Step(opCondSignal, s.id, nil)
+		if len(s.waiters) > 0 {
+			s.waiters[0].released = true
+			s.waiters = s.waiters[1:]
+		}
+		return
+	}
+	c.c.Signal()
+}
+
+// Broadcast wakes all goroutines waiting on c.
+func (c *Cond) Broadcast() {
+	if g := sched.Current(); g != nil {
+		s := stateOf(&c.st, g)
+		g.Step(opCondBcast, s.id, nil)
+		releaseAll(&s.waiters)
+		return
+	}
+	c.c.Broadcast()
+}

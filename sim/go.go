@@ -1,0 +1,31 @@
+package sim
+
+import (
+	"runtime"
+
+	"github.com/weftdev/weft/sched"
+)
+
+// Go starts f in a new goroutine. Under control the goroutine is known to
+// the controller, named by its lineage (the n-th goroutine started by its
+// parent), and runs only when the controller picks it. A goroutine started
+// with a plain go statement from a controlled one escapes the controller:
+// weft reports it.
+func Go(f func()) {
+	if g := sched.Current(); g != nil {
+		g.Go(opGo, f)
+		return
+	}
+	go f()
+}
+
+// Yield is an explicit scheduling point: under control, the goroutine asks
+// to let the others run, as a spin loop should. In plain mode it calls
+// runtime.Gosched.
+func Yield() {
+	if g := sched.Current(); g != nil {
+		g.Yield(opYield)
+		return
+	}
+	runtime.Gosched()
+}

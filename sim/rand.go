@@ -1,0 +1,22 @@
+package sim
+
+import (
+	"math/rand/v2"
+
+	"github.com/weftdev/weft/sched"
+)
+
+// Intn returns a value in [0, n). Under control the value is a choice of
+// the schedule: strategies explore it like an interleaving, and a saved
+// schedule replays it. In plain mode it is math/rand/v2's IntN. It panics if
+// n <= 0.
+func Intn(n int) int {
+	if n <= 0 {
+		panic("sim.Intn: invalid argument to Intn")
+	}
+	if g := sched.Current(); g != nil {
+		g.Step(opIntn, 0, nil)
+		return g.Choose(n)
+	}
+	return rand.IntN(n)
+}

@@ -1,0 +1,201 @@
+package sim
+
+import (
+	"time"
+
+	"github.com/weftdev/weft/sched"
+)
+
+// Time under control is virtual: it starts at sched.Epoch and moves only
+// when no goroutine can run and a timer is pending, jumping straight to the
+// earliest deadline. A test that sleeps an hour finishes in microseconds,
+// and timeouts fire exactly when every goroutine is waiting. In plain mode
+// these functions are the time package's.
+
+// Sleep pauses the calling goroutine for at least d.
+func Sleep(d time.Duration) {
+	if g := sched.Current(); g != nil {
+		if d <= 0 {
+			g.Step(opSleep, 0, nil)
+			return
+		}
+		g.Step(opSleep, 0, g.NewTimer(d, nil))
+		return
+	}
+	time.Sleep(d)
+}
+
+// Now returns the current time.
+func Now() time.Time {
+	if g := sched.Current(); g != nil {
+		g.Step(opNow, 0, nil)
+		return g.Now()
+	}
+	return time.Now()
+}
+
+// Since returns the time elapsed since t.
+func Since(t time.Time) time.Duration { return Now().Sub(t) }
+
+// Until returns the duration until t.
+func Until(t time.Time) time.Duration { return t.Sub(Now()) }
+
+// A Timer is a single event in the future, like time.Timer: when it fires,
+// the current time is sent on C (unless it was made by AfterFunc, which
+// calls a function instead). As with Go 1.23's timers, no stale value is
+// received from C after Stop or Reset returns.
+type Timer struct {
+	// C receives the time when the timer fires; nil for AfterFunc timers.
+	C *Chan[time.Time]
+
+	plain *time.Timer
+	ctl   *sched.Timer
+}
+
+// NewTimer returns a Timer that sends the current time on its channel after
+// at least d.
+func NewTimer(d time.Duration) *Timer {
+	if g := sched.Current(); g != nil {
+		g.Step(opTimerNew, 0, nil)
+		t := &Timer{C: NewChan[time.Time](1)}
+		t.ctl = g.NewTimer(d, deliver(g, t.C))
+		return t
+	}
+	pt := time.NewTimer(d)
+	return &Timer{C: &Chan[time.Time]{rc: pt.C, cap: 1}, plain: pt}
+}
+
+// deliver returns a timer's fire function that puts the firing time in c's
+// buffer, unless a value is already waiting there.
+func deliver(g *sched.G, c *Chan[time.Time]) func() {
+	s := c.state(g)
+	return func() {
+		if len(s.buf) == 0 {
+			s.buf = append(s.buf, g.Now())
+		}
+	}
+}
+
+// After waits for d to elapse and then sends the current time on the
+// returned channel.
+func After(d time.Duration) *Chan[time.Time] { return NewTimer(d).C }
+
+// AfterFunc waits for d to elapse and then calls f in its own goroutine.
+// Under control that goroutine is a child of the caller. The returned
+// Timer's Stop cancels the call.
+func AfterFunc(d time.Duration, f func()) *Timer {
+	if g := sched.Current(); g != nil {
+		g.Step(opTimerNew, 0, nil)
+		return &Timer{ctl: g.NewTimer(d, func() { g.Spawn(f) })}
+	}
+	return &Timer{plain: time.AfterFunc(d, f)}
+}
+
+// Stop prevents the timer from firing. It reports whether the call stopped
+// it, false if it had already fired or been stopped.
+func (t *Timer) Stop() bool {
+	if t.ctl != nil {
+		g := sched.Current()
+		if g == nil {
+			return false
+		}
+		g.Step(opTimerStop, 0, nil)
+		t.drain(g)
+		return t.ctl.Stop()
+	}
+	return t.plain.Stop()
+}
+
+// Reset changes the timer to expire after d. It reports whether the timer
+// had been active.
+func (t *Timer) Reset(d time.Duration) bool {
+	if t.ctl != nil {
+		g := sched.Current()
+		if g == nil {
+			return false
+		}
+		g.Step(opTimerReset, 0, nil)
+		t.drain(g)
+		return t.ctl.Reset(d)
+	}
+	return t.plain.Reset(d)
+}
+
+// drain discards a fired value that was not received, as Go 1.23's Stop and
+// Reset do.
+func (t *Timer) drain(g *sched.G) {
+	if t.C != nil {
+		s := t.C.state(g)
+		s.buf = s.buf[:0]
+	}
+}
+
+// A Ticker delivers the time on C at intervals, like time.Ticker. A slow
+// receiver misses ticks rather than queueing them.
+type Ticker struct {
+	// C receives the ticks.
+	C *Chan[time.Time]
+
+	plain  *time.Ticker
+	ctl    *sched.Timer
+	period time.Duration
+}
+
+// NewTicker returns a Ticker that ticks every d. d must be positive.
+func NewTicker(d time.Duration) *Ticker {
+	if d <= 0 {
+		panic("non-positive interval for NewTicker")
+	}
+	if g := sched.Current(); g != nil {
+		g.Step(opTimerNew, 0, nil)
+		tk := &Ticker{C: NewChan[time.Time](1), period: d}
+		put := deliver(g, tk.C)
+		tk.ctl = g.NewTimer(d, func() {
+			put()
+			tk.ctl.Reset(tk.period)
+		})
+		return tk
+	}
+	pt := time.NewTicker(d)
+	return &Ticker{C: &Chan[time.Time]{rc: pt.C, cap: 1}, plain: pt, period: d}
+}
+
+// Tick is NewTicker(d).C, for a ticker that is never stopped.
+func Tick(d time.Duration) *Chan[time.Time] {
+	if d <= 0 {
+		return nil
+	}
+	return NewTicker(d).C
+}
+
+// Stop turns off the ticker.
+func (tk *Ticker) Stop() {
+	if tk.ctl != nil {
+		if g := sched.Current(); g != nil {
+			g.Step(opTimerStop, 0, nil)
+			tk.ctl.Stop()
+			s := tk.C.state(g)
+			s.buf = s.buf[:0]
+		}
+		return
+	}
+	tk.plain.Stop()
+}
+
+// Reset stops the ticker and resets its period to d. d must be positive.
+func (tk *Ticker) Reset(d time.Duration) {
+	if d <= 0 {
+		panic("non-positive interval for Ticker.Reset")
+	}
+	if tk.ctl != nil {
+		if g := sched.Current(); g != nil {
+			g.Step(opTimerReset, 0, nil)
+			tk.period = d
+			tk.ctl.Reset(d)
+			s := tk.C.state(g)
+			s.buf = s.buf[:0]
+		}
+		return
+	}
+	tk.plain.Reset(d)
+}

@@ -1,0 +1,41 @@
+package sim
+
+import "github.com/weftdev/weft/sched"
+
+// A Var is a shared memory location: under control, every Load and Store
+// is an event, so the controller interleaves accesses the way a racy
+// program could see them. In plain mode a Var is a plain variable, and
+// unsynchronized concurrent access is a data race, as the race detector
+// reports.
+//
+// The zero value holds T's zero value.
+type Var[T any] struct {
+	v  T
+	st *varState
+}
+
+type varState struct{ object }
+
+// NewVar returns a Var holding v.
+func NewVar[T any](v T) *Var[T] { return &Var[T]{v: v} }
+
+// Load returns the value of x.
+func (x *Var[T]) Load() T {
+	access(&x.st, opLoad)
+	return x.v
+}
+
+// Store sets the value of x.
+func (x *Var[T]) Store(v T) {
+	access(&x.st, opStore)
+	x.v = v
+}
+
+// access is the event of a memory operation on the location whose state
+// slot is st: a scheduling point under control, nothing in plain mode.
+func access(st **varState, op *sched.Op) {
+	if g := sched.Current(); g != nil {
+		s := stateOf(st, g)
+		g.Step(op, s.id, nil)
+	}
+}

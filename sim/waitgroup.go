@@ -1,0 +1,68 @@
+package sim
+
+import (
+	"sync"
+
+	"github.com/weftdev/weft/sched"
+)
+
+// A WaitGroup waits for a collection of goroutines to finish, like
+// sync.WaitGroup. Its zero value is ready to use.
+type WaitGroup struct {
+	wg sync.WaitGroup
+	st *wgState
+}
+
+type wgState struct {
+	object
+	count   int
+	waiters []*ticket
+}
+
+// Add adds delta, which may be negative, to the counter. When the counter
+// reaches zero, every goroutine blocked in Wait is released. A negative
+// counter panics.
+func (wg *WaitGroup) Add(delta int) {
+	if g := sched.Current(); g != nil {
+		s := stateOf(&wg.st, g)
+		g.Step(opWGAdd, s.id, nil)
+		s.count += delta
+		if s.count < 0 {
+			panic("sync: negative WaitGroup counter")
+		}
+		if s.count == 0 {
+			releaseAll(&s.waiters)
+		}
+		return
+	}
+	wg.wg.Add(delta)
+}
+
+// Done decrements the counter by one.
+func (wg *WaitGroup) Done() { wg.Add(-1) }
+
+// Wait blocks until the counter is zero.
+func (wg *WaitGroup) Wait() {
+	if g := sched.Current(); g != nil {
+		s := stateOf(&wg.st, g)
+		g.Step(opWGWait, s.id, nil)
+		if s.count == 0 {
+			return
+		}
+		t := &ticket{}
+		s.waiters = append(s.waiters, t)
+		g.Step(opWGWait, s.id, t)
+		return
+	}
+	wg.wg.Wait()
+}
+
+// Go calls f in a new goroutine (started with sim.Go) and adds that task to
+// the group, like sync.WaitGroup.Go.
+func (wg *WaitGroup) Go(f func()) {
+	wg.Add(1)
+	Go(func() {
+		defer wg.Done()
+		f()
+	})
+}
