@@ -1,0 +1,45 @@
+package corpus
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+
+	"github.com/weftdev/weft/sched"
+)
+
+// An Entry is one failing execution saved in the corpus: which test failed,
+// how and where the failure was found, and the schedule that reproduces it.
+type Entry struct {
+	Test        string // the name of the test, as t.Name returns it
+	Found       Found  // how the failure was found
+	Failure     string // a one-line summary of the failure
+	Signature   string // identifies the failure (kind and site), see sched.Failure.Signature
+	Preemptions int    // the preemptions of the schedule, after minimization
+	Original    int    // the preemptions before minimization; 0 if unknown
+	Hash        uint64 // the event hash of the execution; 0 if unknown
+	// Extra holds the header lines this version does not know, as key and
+	// value, in the order of the file, so that files written by a newer weft
+	// survive a rewrite by an older one.
+	Extra    [][2]string
+	Schedule sched.Schedule // the choices that reproduce the failure
+}
+
+// Found tells how a failure was found: by which exploration strategy, from
+// which seed, at which iteration. Zero fields are unknown, or do not apply to
+// the strategy.
+type Found struct {
+	Strategy  string // the exploration strategy, such as "pct" or "random"
+	Seed      uint64 // the strategy's seed
+	Iteration int    // the execution, counted from 0, that failed
+	Depth     int    // the bug depth PCT explored with
+	// Extra holds the key=value fields this version does not know, in the
+	// order of the file.
+	Extra []string
+}
+
+// ID returns the name of a corpus file with content data: the first 16 hex
+// digits of its SHA-256 hash.
+func ID(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:8])
+}

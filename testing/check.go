@@ -1,0 +1,120 @@
+package weft
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/weftdev/weft/corpus"
+)
+
+// Check runs body under weft's schedule controller.
+//
+// First it replays every schedule saved for the test under
+// testdata/weft/<TestName>/ as a subtest named by the entry's id: the
+// subtest fails if the execution fails, so a saved schedule is a regression
+// test that passes once the bug is fixed. Then, in a subtest named explore,
+// it explores: with -explore until a failure or the budget ends, otherwise a
+// small exploration (Iterations, default 100) with seeds derived from the
+// test's name, deterministic from run to run.
+//
+// A failing execution is minimized, verified, saved and reported: the
+// failure, a timeline around each preemption, the preemption count before
+// and after minimization, the saved path, and the command that replays it.
+func Check(t *testing.T, body func(*T), opts ...Option) {
+	t.Helper()
+	cfg, err := newConfig(t.Name(), opts, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := corpus.List(cfg.dir)
+	if err != nil {
+		t.Fatalf("weft: %v", err)
+	}
+	for _, f := range files {
+		t.Run(f.ID, func(t *testing.T) {
+			if f.Err != nil {
+				t.Fatalf("weft: malformed corpus entry: %v", f.Err)
+			}
+			replayEntry(t, body, cfg, f)
+		})
+	}
+	t.Run("explore", func(t *testing.T) { exploreTest(t, body, cfg) })
+}
+
+func replayEntry(t *testing.T, body func(*T), cfg *config, f corpus.File) {
+	r, drift, logs := replay(body, f.Entry.Schedule, cfg)
+	for _, d := range drift {
+		t.Logf("weft: drift: %s", d)
+	}
+	if r.Failure == nil {
+		return
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "weft: the saved schedule %s fails\n", f.Path)
+	writeFailure(&b, r.Failure, r.More)
+	if f.Entry.Signature != "" && f.Entry.Signature != r.Failure.Signature() {
+		fmt.Fprintf(&b, "  (saved as: %s)\n", f.Entry.Failure)
+	}
+	writeTimeline(&b, r)
+	writeLogs(&b, logs)
+	t.Error(strings.TrimRight(b.String(), "\n"))
+}
+
+func exploreTest(t *testing.T, body func(*T), cfg *config) {
+	var progress func(time.Duration, int)
+	if cfg.explore {
+		progress = func(elapsed time.Duration, n int) {
+			fmt.Printf("weft: %s: elapsed: %v, execs: %d (%.0f/sec)\n", cfg.name, elapsed.Round(time.Second), n, float64(n)/elapsed.Seconds())
+		}
+	}
+	start := time.Now()
+	f, err := find(body, cfg, progress)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f == nil {
+		if cfg.explore {
+			t.Logf("weft: no failure in %s of exploration (strategy %s, seed %#x)", time.Since(start).Round(time.Millisecond), cfg.strategy, cfg.seed)
+		}
+		return
+	}
+	path, werr := corpus.Write(cfg.dir, f.Entry)
+	t.Error(strings.TrimRight(report(f, path, werr), "\n"))
+}
+
+// replayCommand is the go test command that replays a saved entry: its
+// subtest, in the current package.
+func replayCommand(testName, id string) string {
+	var parts []string
+	for _, p := range strings.Split(testName, "/") {
+		parts = append(parts, "^"+regexp.QuoteMeta(p)+"$")
+	}
+	parts = append(parts, "^"+id+"$")
+	return fmt.Sprintf("go test -run '%s' %s", strings.Join(parts, "/"), packageDir())
+}
+
+// packageDir returns the current directory (go test runs a package's tests
+// in its directory) relative to the module root, as a go test argument.
+func packageDir() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "."
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			rel, err := filepath.Rel(dir, wd)
+			if err != nil || rel == "." {
+				return "."
+			}
+			return "./" + filepath.ToSlash(rel)
+		}
+		if filepath.Dir(dir) == dir {
+			return "."
+		}
+	}
+}

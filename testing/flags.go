@@ -1,0 +1,52 @@
+package weft
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/weftdev/weft/explore"
+	"github.com/weftdev/weft/sched"
+)
+
+// The command-line flags, registered with the test binary's flags so that
+// go test -run X -explore works. Read them only after flag.Parse, through
+// flagConfig.
+var (
+	flagExplore      = flag.Bool("explore", false, "weft: explore interleavings until a failure or the budget (-explore.iters, -explore.time) ends")
+	flagIters        = flag.Int("explore.iters", 0, "weft: with -explore, executions at most (0: no limit but -explore.time)")
+	flagTime         = flag.Duration("explore.time", time.Minute, "weft: with -explore, time at most per test")
+	flagStrategy     = flag.String("explore.strategy", explore.DefaultStrategy, "weft: exploration strategy: "+strings.Join(explore.Strategies, " or "))
+	flagSeed         = flag.Uint64("explore.seed", 0, "weft: base seed (default: derived from the test name; with -explore, from the clock)")
+	flagDepth        = flag.Int("explore.depth", explore.DefaultDepth, "weft: PCT bug depth: the ordering constraints a bug needs, plus one")
+	flagWorkers      = flag.Int("explore.workers", 0, "weft: with -explore, executions run in parallel (default GOMAXPROCS)")
+	flagBlockTimeout = flag.Duration("explore.blocktimeout", sched.DefaultBlockTimeout, "weft: how long a controlled goroutine may block outside weft's control before the execution fails")
+	flagMaxSteps     = flag.Int("explore.maxsteps", sched.DefaultMaxSteps, "weft: events per execution before it fails as a runaway")
+)
+
+// flagsSet returns the names of the flags given on the command line.
+func flagsSet() map[string]bool {
+	set := map[string]bool{}
+	if flag.Parsed() {
+		flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	}
+	return set
+}
+
+// validate checks flag and option values that can be wrong.
+func (c *config) validate() error {
+	if _, err := explore.New(c.strategy, 0, max(c.depth, 1), 1); err != nil {
+		return fmt.Errorf("weft: -explore.strategy: unknown strategy %q (want one of: %s)", c.strategy, strings.Join(explore.Strategies, ", "))
+	}
+	if c.depth < 1 {
+		return fmt.Errorf("weft: -explore.depth must be at least 1, not %d", c.depth)
+	}
+	if c.iterations < 0 || c.exploreIters < 0 {
+		return fmt.Errorf("weft: iteration budget must not be negative")
+	}
+	if c.explore && c.exploreIters == 0 && c.exploreTime <= 0 {
+		return fmt.Errorf("weft: -explore needs a budget: -explore.iters or a positive -explore.time")
+	}
+	return nil
+}

@@ -1,0 +1,141 @@
+package weft
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/weftdev/weft/sched"
+)
+
+// report formats a Finding for the test log.
+func report(f *Finding, saved string, saveErr error) string {
+	var b strings.Builder
+	found := f.Found
+	fmt.Fprintf(&b, "weft: found a failing schedule in execution %d (strategy %s, seed %#x", found.Iteration+1, found.Strategy, found.Seed)
+	if found.Depth > 0 {
+		fmt.Fprintf(&b, ", depth %d", found.Depth)
+	}
+	fmt.Fprintf(&b, "; %d executions run)\n", f.Executions)
+	writeFailure(&b, f.Failure, f.Final.More)
+	m := f.Minimized
+	fmt.Fprintf(&b, "  preemptions: %d, minimized from %d (%d replays)\n", m.After, m.Before, m.Runs)
+	if f.Nondeterminism != nil {
+		fmt.Fprintf(&b, "  WARNING, not deterministic: %v\n", f.Nondeterminism)
+	} else if f.Failure.Kind != sched.Blocked {
+		fmt.Fprintf(&b, "  deterministic: replayed 3 times, same execution (event hash %#x)\n", f.Final.Hash)
+	}
+	writeTimeline(&b, f.Final)
+	writeLogs(&b, f.Logs)
+	if saveErr != nil {
+		fmt.Fprintf(&b, "  could not save the schedule: %v\n  schedule:\n", saveErr)
+		for _, line := range strings.Split(strings.TrimRight(string(f.Entry.Marshal()), "\n"), "\n") {
+			fmt.Fprintf(&b, "    %s\n", line)
+		}
+		return b.String()
+	}
+	id := saved[strings.LastIndexAny(saved, `/\`)+1:]
+	fmt.Fprintf(&b, "  saved: %s\n", saved)
+	fmt.Fprintf(&b, "  replay: %s\n", replayCommand(f.Entry.Test, id))
+	return b.String()
+}
+
+// writeFailure writes the failure with its details: stacks, the goroutines
+// stuck in a deadlock or leak, and the failures that followed.
+func writeFailure(b *strings.Builder, f *sched.Failure, more []*sched.Failure) {
+	fmt.Fprintf(b, "  failure: %s\n", f.Summary())
+	if strings.Contains(f.Message, "\n") && f.Kind != sched.Deadlock && f.Kind != sched.Leak {
+		writeIndented(b, "    ", f.Message)
+	}
+	if f.Stack != "" {
+		writeIndented(b, "    ", f.Stack)
+	}
+	for _, w := range f.Waiting {
+		who := "goroutine " + w.Goroutine
+		if w.Goroutine == "" {
+			who = "goroutine (plain go statement)"
+		}
+		fmt.Fprintf(b, "    %s blocked in %s at %s\n", who, w.Op, orDash(w.Site))
+		if w.Stack != "" {
+			writeIndented(b, "      ", w.Stack)
+		}
+	}
+	for _, m := range more {
+		fmt.Fprintf(b, "  then: %s\n", m.Summary())
+	}
+}
+
+// writeTimeline writes the events around each preemption of a traced
+// execution; without preemptions, the last events before the failure.
+func writeTimeline(b *strings.Builder, r *sched.Result) {
+	if len(r.Trace) == 0 {
+		return
+	}
+	index := make(map[string]int, len(r.Trace))
+	for i, e := range r.Trace {
+		index[fmt.Sprintf("%s#%d", e.G, e.N)] = i
+	}
+	var preempts []sched.Choice
+	for _, c := range r.Schedule {
+		if c.Kind == sched.RunChoice && c.Preempt {
+			preempts = append(preempts, c)
+		}
+	}
+	if len(preempts) == 0 {
+		from := max(len(r.Trace)-8, 0)
+		fmt.Fprintf(b, "  last events (goroutine, operation, site):\n")
+		writeEvents(b, r.Trace[from:], -1)
+		return
+	}
+	for i, c := range preempts {
+		k, ok := index[fmt.Sprintf("%s#%d", c.G, c.N)]
+		if !ok {
+			continue
+		}
+		fmt.Fprintf(b, "  preemption %d of %d: goroutine %s was about to %s at %s; goroutine %s ran instead:\n",
+			i+1, len(preempts), c.G, r.Trace[k].Op, orDash(r.Trace[k].Site), c.Next)
+		end := k + 1
+		for end < len(r.Trace) && end < k+8 && r.Trace[end].G != c.G {
+			end++
+		}
+		if end < len(r.Trace) {
+			end++ // the preempted goroutine's next event
+		}
+		from := max(k-3, 0)
+		writeEvents(b, r.Trace[from:end], k-from)
+	}
+}
+
+func writeEvents(b *strings.Builder, events []sched.Event, mark int) {
+	for i, e := range events {
+		m := " "
+		if i == mark {
+			m = ">"
+		}
+		fmt.Fprintf(b, "   %s %-8s %-28s %s\n", m, e.G, e.Op, orDash(e.Site))
+	}
+}
+
+func writeLogs(b *strings.Builder, logs []string) {
+	if len(logs) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "  log:\n")
+	for _, l := range logs {
+		writeIndented(b, "    ", l)
+	}
+}
+
+func writeIndented(b *strings.Builder, indent, text string) {
+	for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		b.WriteString(indent)
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
