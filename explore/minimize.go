@@ -26,12 +26,15 @@ type Minimized struct {
 // (switches away from a goroutine that could have continued), then the
 // fewest choices, that still fail the same way: the same Failure.Signature.
 //
-// It is delta debugging over the choice list. Removing choices from a
-// schedule makes the replay follow the default policy there (the running
-// goroutine continues), so fewer choices mean fewer context switches. Each
-// candidate is replayed; a candidate that fails the same way is kept in the
-// form the replay actually took (its own choice list), which can only be
-// smaller.
+// It works in two phases. First, delta debugging over the choice list:
+// removing choices makes the replay follow the default policy there (the
+// running goroutine continues), so fewer choices mean fewer context
+// switches. Each candidate is replayed; one that fails the same way is kept
+// in the form the replay actually took (its own choice list), which can only
+// be smaller. Removal cannot redirect a switch, though, so the second phase
+// searches breadth first the schedules of one, then two choices, built from
+// the decision points of the executions themselves, as a preemption-bounded
+// model checker would, until the budget ends or nothing smaller remains.
 func Minimize(body func(), failing *sched.Result, cfg MinimizeConfig) Minimized {
 	if cfg.MaxRuns <= 0 {
 		cfg.MaxRuns = 2000
@@ -76,9 +79,102 @@ func Minimize(body func(), failing *sched.Result, cfg MinimizeConfig) Minimized 
 			chunk = max(min(chunk, len(best.Schedule)/2), 1)
 		}
 	}
+	if failing.Failure.Kind != sched.Blocked && best.Schedule.Preemptions() > 0 {
+		search(body, cfg.Options, len(best.Schedule)-1, budget, func(s sched.Schedule) bool { return try(s) })
+	}
 	m.Result = best
 	m.After = best.Schedule.Preemptions()
 	return m
+}
+
+// search runs the schedules of at most maxChoices choices breadth first:
+// the default execution, then every single choice at one of its decision
+// points, then every second choice after the first, and so on. It stops at
+// the first schedule accept takes, or when budget says so.
+func search(body func(), opts sched.Options, maxChoices int, budget func() bool, accept func(sched.Schedule) bool) {
+	level := []sched.Schedule{nil}
+	for k := 0; k < maxChoices && len(level) > 0 && budget(); k++ {
+		var next []sched.Schedule
+		for _, s := range level {
+			if !budget() {
+				return
+			}
+			rec := &recorder{Strategy: Replay(s), after: len(s)}
+			sched.Run(body, rec, opts)
+			for _, alt := range rec.alternatives() {
+				if !budget() {
+					return
+				}
+				cand := append(s[:len(s):len(s)], alt)
+				if accept(cand) {
+					return
+				}
+				next = append(next, cand)
+			}
+		}
+		level = next
+	}
+}
+
+// recorder wraps a replay strategy and notes the decision points an
+// execution passes once the schedule is used up: where another goroutine
+// could have run, or another value been picked.
+type recorder struct {
+	sched.Strategy
+	after  int // choices of the schedule: points are noted from then on
+	seen   int
+	points []sched.Choice // each alternative, as a choice
+}
+
+func (r *recorder) Next(d *sched.Decision) *sched.G {
+	next := r.Strategy.Next(d)
+	if r.used() {
+		for _, g := range d.Enabled {
+			if g != next {
+				r.points = append(r.points, sched.Choice{Kind: sched.RunChoice, G: d.Current.ID(), N: d.Current.Events(),
+					Next: g.ID(), Preempt: d.CanContinue()})
+			}
+		}
+	}
+	if next != d.Default {
+		r.seen++
+	}
+	return next
+}
+
+func (r *recorder) Choose(g *sched.G, n int) int {
+	v := r.Strategy.Choose(g, n)
+	if r.used() {
+		for alt := range n {
+			if alt != v {
+				r.points = append(r.points, sched.Choice{Kind: sched.PickChoice, G: g.ID(), N: g.Events(), Value: alt, Of: n})
+			}
+		}
+	}
+	if v != 0 {
+		r.seen++
+	}
+	return v
+}
+
+// used reports whether the replayed schedule's choices have all been made.
+func (r *recorder) used() bool { return r.seen >= r.after }
+
+// alternatives returns the recorded alternatives, non-preemptive ones first:
+// they cost nothing in the measure Minimize reduces.
+func (r *recorder) alternatives() []sched.Choice {
+	out := make([]sched.Choice, 0, len(r.points))
+	for _, c := range r.points {
+		if !c.Preempt {
+			out = append(out, c)
+		}
+	}
+	for _, c := range r.points {
+		if c.Preempt {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // smaller orders schedules by preemptions, then by length.

@@ -35,15 +35,24 @@ func Check(t *testing.T, body func(*T), opts ...Option) {
 	if err != nil {
 		t.Fatalf("weft: %v", err)
 	}
+	corpusFails := false
 	for _, f := range files {
-		t.Run(f.ID, func(t *testing.T) {
+		ok := t.Run(f.ID, func(t *testing.T) {
 			if f.Err != nil {
 				t.Fatalf("weft: malformed corpus entry: %v", f.Err)
 			}
 			replayEntry(t, body, cfg, f)
 		})
+		corpusFails = corpusFails || !ok
 	}
-	t.Run("explore", func(t *testing.T) { exploreTest(t, body, cfg) })
+	t.Run("explore", func(t *testing.T) {
+		if corpusFails {
+			// As go test -fuzz does when its seed corpus fails: the saved
+			// failures come first, and exploring would find them again.
+			t.Skip("weft: a saved schedule fails; fix that first")
+		}
+		exploreTest(t, body, cfg)
+	})
 }
 
 func replayEntry(t *testing.T, body func(*T), cfg *config, f corpus.File) {

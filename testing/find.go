@@ -106,6 +106,19 @@ func wrap(body func(*T), name string, last **T) func() {
 	}
 }
 
+// Replay runs body once along schedule s (a Finding's Entry.Schedule, or a
+// corpus entry's) and returns the execution, traced, with the places where
+// it drifted from the schedule: a schedule replays on changed code as far as
+// it applies. Flags are not consulted.
+func Replay(body func(*T), s sched.Schedule, opts ...Option) (*sched.Result, []string, error) {
+	cfg, err := newConfig("Replay", opts, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, drift, _ := replay(body, s, cfg)
+	return r, drift, nil
+}
+
 // replay runs a saved schedule with the trace on.
 func replay(body func(*T), s sched.Schedule, cfg *config) (*sched.Result, []string, []string) {
 	var last *T

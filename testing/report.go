@@ -42,7 +42,14 @@ func report(f *Finding, saved string, saveErr error) string {
 // writeFailure writes the failure with its details: stacks, the goroutines
 // stuck in a deadlock or leak, and the failures that followed.
 func writeFailure(b *strings.Builder, f *sched.Failure, more []*sched.Failure) {
-	fmt.Fprintf(b, "  failure: %s\n", f.Summary())
+	switch f.Kind {
+	case sched.Deadlock:
+		fmt.Fprintf(b, "  failure: deadlock: no goroutine can run\n")
+	case sched.Leak:
+		fmt.Fprintf(b, "  failure: leak: the test returned while goroutines remain blocked\n")
+	default:
+		fmt.Fprintf(b, "  failure: %s\n", f.Summary())
+	}
 	if strings.Contains(f.Message, "\n") && f.Kind != sched.Deadlock && f.Kind != sched.Leak {
 		writeIndented(b, "    ", f.Message)
 	}
