@@ -104,9 +104,10 @@ type Controller struct {
 	label string // pprof label value identifying the execution
 
 	root     *G
-	all      []*G // every goroutine, in creation order
-	live     []*G // goroutines not yet exited, in creation order
-	enabled  []*G // scratch for decide
+	all      []*G     // every goroutine, in creation order
+	live     []*G     // goroutines not yet exited, in creation order
+	enabled  []*G     // scratch for decide
+	decision Decision // scratch for decide
 	rootDone bool
 	aborting bool
 
@@ -114,7 +115,7 @@ type Controller struct {
 	decisions int
 	hash      uint64
 	objects   uint32
-	schedule  Schedule
+	choices   chunks[choice]
 	trace     []tracePoint
 
 	now    int64 // virtual nanoseconds since Epoch
@@ -131,6 +132,19 @@ type Controller struct {
 
 	escMu   sync.Mutex // guards escapes: written by goroutines that are not controlled
 	escapes []*Failure
+}
+
+// choice is a Choice as recorded during the execution: compact, without
+// strings, turned into a Choice by result.
+type choice struct {
+	g       *G
+	n       int32
+	kind    ChoiceKind
+	preempt bool
+	op      *Op
+	next    *G
+	value   int32
+	of      int32
 }
 
 type tracePoint struct {
@@ -359,26 +373,21 @@ func (c *Controller) decide(g *G) *G {
 		return en[0]
 	}
 	c.decisions++
-	d := Decision{Current: g, Enabled: en, Default: def, Yield: g.yield, Step: c.steps, Index: c.decisions}
-	next := c.strat.Next(&d)
+	d := &c.decision // reused: a Decision passed to an interface would escape
+	*d = Decision{Current: g, Enabled: en, Default: def, Yield: g.yield, Step: c.steps, Index: c.decisions}
+	next := c.strat.Next(d)
 	if !contains(en, next) {
 		panic("weft: strategy chose a goroutine that is not enabled")
 	}
 	c.mix(uint64(next.idx))
 	if next != def {
-		c.schedule = append(c.schedule, Choice{
-			Kind: RunChoice, G: g.id, N: g.n, Next: next.id, Op: g.opName(),
-			Preempt: d.CanContinue(),
-		})
+		op := g.op
+		if g.done {
+			op = opExit
+		}
+		c.choices.add(choice{g: g, n: int32(g.n), kind: RunChoice, op: op, next: next, preempt: d.CanContinue()})
 	}
 	return next
-}
-
-func (g *G) opName() string {
-	if g.done {
-		return opExit.name
-	}
-	return g.op.String()
 }
 
 func (c *Controller) enabledSet() []*G {
@@ -434,7 +443,7 @@ func (g *G) Choose(n int) int {
 	}
 	c.mix(uint64(v) | 1<<63)
 	if v != 0 {
-		c.schedule = append(c.schedule, Choice{Kind: PickChoice, G: g.id, N: g.n, Op: g.op.String(), Value: v, Of: n})
+		c.choices.add(choice{g: g, n: int32(g.n), kind: PickChoice, op: g.op, value: int32(v), of: int32(n)})
 	}
 	return v
 }
@@ -540,6 +549,50 @@ func (c *Controller) fail(f *Failure) {
 	}
 }
 
+// schedule turns the recorded choices into a Schedule.
+func (c *Controller) schedule() Schedule {
+	s := make(Schedule, 0, c.choices.len())
+	c.choices.each(func(x *choice) {
+		ch := Choice{Kind: x.kind, G: x.g.id, N: int(x.n), Op: x.op.String(), Preempt: x.preempt,
+			Value: int(x.value), Of: int(x.of)}
+		if x.next != nil {
+			ch.Next = x.next.id
+		}
+		s = append(s, ch)
+	})
+	return s
+}
+
+// chunks is an append-only list that never copies what it holds: the
+// choices of a long execution would otherwise be copied at every growth.
+type chunks[T any] struct {
+	full [][]T
+	last []T
+}
+
+func (l *chunks[T]) add(x T) {
+	if len(l.last) == cap(l.last) {
+		if l.last != nil {
+			l.full = append(l.full, l.last)
+		}
+		l.last = make([]T, 0, 256)
+	}
+	l.last = append(l.last, x)
+}
+
+func (l *chunks[T]) len() int { return len(l.full)*256 + len(l.last) }
+
+func (l *chunks[T]) each(f func(*T)) {
+	for _, c := range l.full {
+		for i := range c {
+			f(&c[i])
+		}
+	}
+	for i := range l.last {
+		f(&l.last[i])
+	}
+}
+
 func (c *Controller) mix(v uint64) {
 	c.hash ^= v
 	c.hash *= 1099511628211
@@ -549,7 +602,7 @@ func (c *Controller) result() *Result {
 	r := &Result{
 		Failure:    c.failure,
 		More:       c.more,
-		Schedule:   c.schedule,
+		Schedule:   c.schedule(),
 		Steps:      c.steps,
 		Decisions:  c.decisions,
 		Hash:       c.hash,

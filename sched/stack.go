@@ -149,39 +149,36 @@ func parseDumpHeader(block string) (goroutineDump, bool) {
 }
 
 // userSite returns the file:line of the innermost user frame of a stack
-// dump block, and the block with weft's internal frames removed.
+// dump block, and the block's frames without weft's internal ones and
+// without the runtime's goroutine header, whose state would only show
+// where the controller parks the goroutine.
 func userSite(block string) (site, stack string) {
 	lines := strings.Split(block, "\n")
 	var kept []string
-	if len(lines) > 0 {
-		kept = append(kept, lines[0])
-	}
 	for i := 1; i+1 < len(lines); i += 2 {
-		fn := lines[i]
-		loc := strings.TrimSpace(lines[i+1])
-		file, line := loc, 0
+		fn, loc := lines[i], strings.TrimSpace(lines[i+1])
 		if j := strings.LastIndexByte(loc, ' '); j > 0 && strings.HasPrefix(loc[j+1:], "+0x") {
 			loc = loc[:j]
 		}
+		file, line := loc, 0
 		if j := strings.LastIndexByte(loc, ':'); j > 0 {
 			file = loc[:j]
 			line, _ = strconv.Atoi(loc[j+1:])
 		}
-		name := fn
-		if j := strings.LastIndexByte(name, '('); j > 0 {
+		name := strings.TrimPrefix(fn, "created by ")
+		if j := strings.LastIndexByte(name, '('); j > 0 && !strings.HasPrefix(fn, "created by ") {
 			name = name[:j]
 		}
-		if strings.HasPrefix(fn, "created by ") {
-			kept = append(kept, fn, lines[i+1])
-			continue
+		if j := strings.Index(name, " in goroutine "); j > 0 {
+			name = name[:j]
 		}
 		if Internal(name, file) {
 			continue
 		}
-		if site == "" {
+		if site == "" && !strings.HasPrefix(fn, "created by ") {
 			site = Site(file, line)
 		}
-		kept = append(kept, fn, lines[i+1])
+		kept = append(kept, fn, "\t"+loc)
 	}
 	return site, strings.Join(kept, "\n")
 }

@@ -3,8 +3,8 @@ package abba_test
 import (
 	"testing"
 
-	"github.com/weftdev/weft/examples/internal/bugtest"
 	"github.com/weftdev/weft/examples/abba"
+	"github.com/weftdev/weft/examples/internal/bugtest"
 	"github.com/weftdev/weft/sched"
 	weft "github.com/weftdev/weft/testing"
 )

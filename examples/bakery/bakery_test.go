@@ -3,8 +3,8 @@ package bakery_test
 import (
 	"testing"
 
-	"github.com/weftdev/weft/examples/internal/bugtest"
 	"github.com/weftdev/weft/examples/bakery"
+	"github.com/weftdev/weft/examples/internal/bugtest"
 	"github.com/weftdev/weft/sched"
 	weft "github.com/weftdev/weft/testing"
 )

@@ -1,0 +1,145 @@
+package sched_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/weftdev/weft/explore"
+	"github.com/weftdev/weft/sched"
+	"github.com/weftdev/weft/sim"
+)
+
+// The controller's costs, each against a raw unbuffered-channel handoff
+// between two goroutines measured in the same run:
+//
+//	go test -run XXX -bench 'Controlled|Executions' -count 6 ./sched
+
+// stay is the default policy: the running goroutine continues while it can.
+type stay struct{}
+
+func (stay) Spawned(*sched.G)                  {}
+func (stay) Next(d *sched.Decision) *sched.G   { return d.Default }
+func (stay) Choose(*sched.G, int) int          { return 0 }
+func (swap) Spawned(*sched.G)                  {}
+func (swap) Choose(*sched.G, int) int          { return 0 }
+func (s swap) Next(d *sched.Decision) *sched.G { return other(d) }
+func other(d *sched.Decision) *sched.G {
+	for _, g := range d.Enabled {
+		if g != d.Current {
+			return g
+		}
+	}
+	return d.Enabled[0]
+}
+
+// swap switches at every decision.
+type swap struct{}
+
+// handoff measures a raw handoff: one goroutine wakes the other over an
+// unbuffered channel and waits to be woken back.
+func handoff(n int) time.Duration {
+	ping, pong := make(chan struct{}), make(chan struct{})
+	go func() {
+		for range ping {
+			pong <- struct{}{}
+		}
+	}()
+	start := time.Now()
+	for range n / 2 {
+		ping <- struct{}{}
+		<-pong
+	}
+	close(ping)
+	return time.Since(start)
+}
+
+// events runs b.N events of sim.Var.Store under the controller with
+// strategy s, spread over goroutines, and returns the time they took. With
+// the stay strategy and a second goroutine, only the root's events are
+// timed: the second goroutine is enabled all along, so each is a decision.
+func events(b *testing.B, s sched.Strategy, goroutines int) time.Duration {
+	var elapsed time.Duration
+	_, staying := s.(stay)
+	r := sched.Run(func() {
+		var v sim.Var[int]
+		per := b.N / goroutines
+		if staying {
+			per = b.N
+		}
+		var wg sim.WaitGroup
+		for range goroutines - 1 {
+			wg.Go(func() {
+				for i := range per {
+					v.Store(i)
+				}
+			})
+		}
+		start := time.Now()
+		for i := range per {
+			v.Store(i)
+		}
+		if staying {
+			elapsed = time.Since(start)
+		}
+		wg.Wait()
+		if !staying {
+			elapsed = time.Since(start)
+		}
+	}, s, sched.Options{MaxSteps: 1 << 62})
+	if r.Failure != nil {
+		b.Fatal(r.Failure.Summary())
+	}
+	return elapsed
+}
+
+func BenchmarkControlled(b *testing.B) {
+	b.Run("handoff", func(b *testing.B) {
+		handoff(b.N)
+	})
+	// An event of the only goroutine: no decision at all.
+	b.Run("event-alone", func(b *testing.B) {
+		d := events(b, stay{}, 1)
+		h := handoff(b.N)
+		b.ReportMetric(float64(d)/float64(h), "handoffs/event")
+	})
+	// An event where two goroutines could run and the strategy keeps the
+	// running one: a decision without a switch.
+	b.Run("event-decision", func(b *testing.B) {
+		d := events(b, stay{}, 2)
+		h := handoff(b.N)
+		b.ReportMetric(float64(d)/float64(h), "handoffs/event")
+	})
+	// Every event switches to the other goroutine.
+	b.Run("switch", func(b *testing.B) {
+		d := events(b, swap{}, 2)
+		h := handoff(b.N)
+		b.ReportMetric(float64(d)/float64(h), "handoffs/switch")
+	})
+}
+
+// BenchmarkExecutions measures whole executions under the default
+// strategy, goroutines × events each, as explored by weft.Check.
+func BenchmarkExecutions(b *testing.B) {
+	for _, size := range []struct{ goroutines, events int }{{2, 10}, {8, 100}} {
+		name := map[int]string{2: "2x10", 8: "8x100"}[size.goroutines]
+		b.Run(name, func(b *testing.B) {
+			body := func() {
+				var v sim.Var[int]
+				var wg sim.WaitGroup
+				for range size.goroutines {
+					wg.Go(func() {
+						for i := range size.events {
+							v.Store(i)
+						}
+					})
+				}
+				wg.Wait()
+			}
+			b.ResetTimer()
+			for i := range b.N {
+				sched.Run(body, explore.PCT(uint64(i), 3, 100), sched.Options{})
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "execs/s")
+		})
+	}
+}
