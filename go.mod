@@ -1,5 +1,8 @@
 module github.com/weftdev/weft
 
-go 1.26
+go 1.26.0
 
-require go.uber.org/goleak v1.3.0 // indirect
+require (
+	github.com/google/pprof v0.0.0-20261105003125-4bf881d7fb0b
+	go.uber.org/goleak v1.3.0
+)

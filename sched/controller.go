@@ -130,8 +130,9 @@ type Controller struct {
 	abandoned atomic.Bool       // the watchdog gave up on the execution
 	done      chan struct{}     // closed when the last goroutine exits
 
-	escMu   sync.Mutex // guards escapes: written by goroutines that are not controlled
-	escapes []*Failure
+	escMu      sync.Mutex // guards escapes: written by goroutines that are not controlled
+	escapes    []*Failure
+	goroutines int // in the process when the execution started
 }
 
 // choice is a Choice as recorded during the execution: compact, without
@@ -167,7 +168,6 @@ type G struct {
 	yield    bool
 	done     bool
 	wake     chan struct{}
-	goid     atomic.Int64
 	bind     gls.Binding
 }
 
@@ -208,6 +208,7 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 	if opts.Trace {
 		c.trace = make([]tracePoint, 0, 256)
 	}
+	c.goroutines = runtime.NumGoroutine()
 	c.root = c.newG(nil)
 	c.cur.Store(c.root)
 	go c.goroutine(c.root, body)
@@ -235,7 +236,6 @@ func (c *Controller) newG(parent *G) *G {
 // goroutine is the body of every controlled goroutine.
 func (c *Controller) goroutine(g *G, f func()) {
 	g.bind = gls.Bind(g, "weft.exec", c.label, "weft.test", c.opts.Name, "weft.g", g.id)
-	g.goid.Store(goid())
 	<-g.wake
 	if c.aborting {
 		c.exit(g)
@@ -511,15 +511,15 @@ func (c *Controller) exit(g *G) {
 // stalled records why no goroutine can run: a deadlock, or a leak if the
 // test body has returned.
 func (c *Controller) stalled() {
-	dump := dumpAll()
+	stacks := goroutineStacks(c.label)
 	f := &Failure{Kind: Deadlock}
 	if c.rootDone {
 		f.Kind = Leak
 	}
 	for _, h := range c.live {
 		w := Waiting{Goroutine: h.id, Op: h.op.String()}
-		if d, ok := dump[h.goid.Load()]; ok {
-			w.Site, w.Stack = userSite(d.text)
+		if s, ok := c.stackOf(stacks, h); ok {
+			w.Site, w.Stack = s.user()
 		}
 		f.Waiting = append(f.Waiting, w)
 	}

@@ -1,7 +1,6 @@
 package sched
 
 import (
-	"bytes"
 	"fmt"
 	"path/filepath"
 	"runtime"
@@ -84,70 +83,6 @@ func PCSite(pc uintptr) string {
 	return Site(f.File, f.Line)
 }
 
-// goid returns the runtime's id of the calling goroutine. It parses the
-// header of runtime.Stack ("goroutine 18 [running]:"), which costs about a
-// microsecond: it is called once per controlled goroutine, so that blocked
-// goroutines can be found in a dump of all stacks.
-func goid() int64 {
-	var buf [64]byte
-	b := buf[:runtime.Stack(buf[:], false)]
-	b = bytes.TrimPrefix(b, []byte("goroutine "))
-	if i := bytes.IndexByte(b, ' '); i > 0 {
-		id, err := strconv.ParseInt(string(b[:i]), 10, 64)
-		if err == nil {
-			return id
-		}
-	}
-	return 0
-}
-
-// A goroutineDump is one goroutine of runtime.Stack(all).
-type goroutineDump struct {
-	id    int64
-	state string // "chan receive", "running", ...
-	text  string // the whole block, header included
-}
-
-// dumpAll returns the stacks of all goroutines, by runtime id.
-func dumpAll() map[int64]goroutineDump {
-	buf := make([]byte, 1<<16)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
-	out := make(map[int64]goroutineDump)
-	for _, block := range strings.Split(string(buf), "\n\n") {
-		d, ok := parseDumpHeader(block)
-		if ok {
-			out[d.id] = d
-		}
-	}
-	return out
-}
-
-func parseDumpHeader(block string) (goroutineDump, bool) {
-	header, _, _ := strings.Cut(block, "\n")
-	rest, ok := strings.CutPrefix(header, "goroutine ")
-	if !ok {
-		return goroutineDump{}, false
-	}
-	idText, rest, ok := strings.Cut(rest, " [")
-	if !ok {
-		return goroutineDump{}, false
-	}
-	id, err := strconv.ParseInt(idText, 10, 64)
-	if err != nil {
-		return goroutineDump{}, false
-	}
-	state, _, _ := strings.Cut(rest, "]")
-	state, _, _ = strings.Cut(state, ",") // "chan receive, 2 minutes"
-	return goroutineDump{id: id, state: state, text: block}, true
-}
-
 // userSite returns the file:line of the innermost user frame of a stack
 // dump block, and the block's frames without weft's internal ones and
 // without the runtime's goroutine header, whose state would only show
@@ -183,12 +118,4 @@ func userSite(block string) (site, stack string) {
 	return site, strings.Join(kept, "\n")
 }
 
-// blockingState reports whether a goroutine state from a stack dump means
-// the goroutine waits for something, rather than running.
-func blockingState(state string) bool {
-	switch state {
-	case "running", "runnable", "preempted", "":
-		return false
-	}
-	return true
-}
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,127 @@
+package sched
+
+import (
+	"bytes"
+	"runtime/pprof"
+	"strings"
+
+	"github.com/google/pprof/profile"
+)
+
+// The goroutine profile is how weft finds the stacks of goroutines: every
+// controlled goroutine carries the profiler labels weft.exec (the
+// execution) and weft.g (its lineage), and a goroutine started from it with
+// a plain go statement inherits them. Reading the profile is costly, so it
+// is done only to report a failure, by the watchdog, and to confirm an
+// escape.
+
+// A goroutineStack is one sample of the goroutine profile: count goroutines
+// with the same labels and stack.
+type goroutineStack struct {
+	count  int
+	labels map[string][]string
+	frames []frame // innermost first
+}
+
+type frame struct {
+	fn, file string
+	line     int
+}
+
+// goroutineStacks returns the goroutines of the execution labeled exec.
+func goroutineStacks(exec string) []goroutineStack {
+	var buf bytes.Buffer
+	if err := pprof.Lookup("goroutine").WriteTo(&buf, 0); err != nil {
+		return nil
+	}
+	p, err := profile.Parse(&buf)
+	if err != nil {
+		return nil
+	}
+	var out []goroutineStack
+	for _, s := range p.Sample {
+		if first(s.Label["weft.exec"]) != exec {
+			continue
+		}
+		gs := goroutineStack{count: int(s.Value[0]), labels: s.Label}
+		for _, loc := range s.Location {
+			// Lines of a location are innermost first too (inlining).
+			for _, l := range loc.Line {
+				if l.Function != nil {
+					gs.frames = append(gs.frames, frame{fn: l.Function.Name, file: l.Function.Filename, line: int(l.Line)})
+				}
+			}
+		}
+		out = append(out, gs)
+	}
+	return out
+}
+
+func first(vs []string) string {
+	if len(vs) == 0 {
+		return ""
+	}
+	return vs[0]
+}
+
+// controlled reports whether the stack is a controlled goroutine's rather
+// than one that escaped from it with its labels.
+func (s goroutineStack) controlled() bool {
+	for _, f := range s.frames {
+		if f.fn == "github.com/weftdev/weft/sched.(*Controller).goroutine" {
+			return true
+		}
+	}
+	return false
+}
+
+// blocked reports whether the goroutine waits (parked by the runtime, or in
+// a system call) rather than runs.
+func (s goroutineStack) blocked() bool {
+	if len(s.frames) == 0 {
+		return false
+	}
+	fn := s.frames[0].fn
+	return strings.HasPrefix(fn, "runtime.gopark") || strings.HasPrefix(fn, "syscall.") ||
+		strings.HasPrefix(fn, "internal/runtime/syscall.") || fn == "runtime.notetsleepg"
+}
+
+// user returns the innermost user frame's site and the user frames, one
+// "function\n\tfile:line" each, as a stack trace shows them.
+func (s goroutineStack) user() (site, stack string) {
+	var b strings.Builder
+	for _, f := range s.frames {
+		if Internal(f.fn, f.file) {
+			continue
+		}
+		if site == "" {
+			site = Site(f.file, f.line)
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(f.fn + "\n\t" + f.file + ":" + itoa(f.line))
+	}
+	return site, b.String()
+}
+
+// stackOf returns the stack of controlled goroutine g.
+func (c *Controller) stackOf(stacks []goroutineStack, g *G) (goroutineStack, bool) {
+	for _, s := range stacks {
+		if first(s.labels["weft.g"]) == g.id && s.controlled() {
+			return s, true
+		}
+	}
+	return goroutineStack{}, false
+}
+
+// waitingIn names the innermost function outside the runtime the goroutine
+// waits in, such as sync.(*Mutex).Lock.
+func (s goroutineStack) waitingIn() string {
+	for _, f := range s.frames {
+		if !strings.HasPrefix(f.fn, "runtime.") && !strings.HasPrefix(f.fn, "internal/") {
+			return f.fn
+		}
+	}
+	return "the runtime"
+}
