@@ -132,7 +132,7 @@ type Controller struct {
 
 	escMu      sync.Mutex // guards escapes: written by goroutines that are not controlled
 	escapes    []*Failure
-	goroutines int // in the process when the execution started
+	created    uint64 // goroutines the process had created when the execution started
 }
 
 // choice is a Choice as recorded during the execution: compact, without
@@ -208,7 +208,7 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 	if opts.Trace {
 		c.trace = make([]tracePoint, 0, 256)
 	}
-	c.goroutines = runtime.NumGoroutine()
+	c.created = goroutinesCreated()
 	c.root = c.newG(nil)
 	c.cur.Store(c.root)
 	go c.goroutine(c.root, body)

@@ -2,9 +2,19 @@ package sched
 
 import (
 	"fmt"
-	"runtime"
+	"runtime/metrics"
 	"time"
 )
+
+// goroutinesCreated returns how many goroutines the process has created.
+func goroutinesCreated() uint64 {
+	s := []metrics.Sample{{Name: "/sched/goroutines-created:goroutines"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 1 << 63 // unknown: always look
+	}
+	return s[0].Value.Uint64()
+}
 
 // watch waits for the execution to end. A controlled goroutine that blocks
 // on something weft does not know (a raw channel, a sync.Mutex, I/O) never
@@ -70,16 +80,12 @@ func (c *Controller) watch() *Result {
 // few milliseconds are given the time to.
 //
 // Reading the goroutine profile costs far more than an execution, so it is
-// only done when the process holds more goroutines than when the execution
-// started, once the controlled ones, which are on their way out, had a
-// chance to finish. A test running in parallel whose goroutines end just as
-// one escapes can hide it from this check.
+// only done when the process created other goroutines than the controlled
+// ones while the execution ran: started by a plain go statement, or by
+// whatever else runs in parallel.
 func (c *Controller) findEscapes() *Failure {
-	for range 4 {
-		if runtime.NumGoroutine() <= c.goroutines {
-			return nil
-		}
-		runtime.Gosched()
+	if goroutinesCreated()-c.created <= uint64(len(c.all)) {
+		return nil
 	}
 	for attempt := 0; ; attempt++ {
 		ws := c.escapedGoroutines()
