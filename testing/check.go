@@ -38,14 +38,17 @@ func Check(t *testing.T, body func(*T), opts ...Option) {
 	corpusFails := false
 	for _, f := range files {
 		ok := t.Run(f.ID, func(t *testing.T) {
+			t.Helper()
 			if f.Err != nil {
 				t.Fatalf("weft: malformed corpus entry: %v", f.Err)
 			}
 			replayEntry(t, body, cfg, f)
 		})
-		corpusFails = corpusFails || !ok
+		// A malformed file is reported, but is no saved failure.
+		corpusFails = corpusFails || (!ok && f.Err == nil)
 	}
 	t.Run("explore", func(t *testing.T) {
+		t.Helper()
 		if corpusFails {
 			// As go test -fuzz does when its seed corpus fails: the saved
 			// failures come first, and exploring would find them again.
@@ -56,6 +59,7 @@ func Check(t *testing.T, body func(*T), opts ...Option) {
 }
 
 func replayEntry(t *testing.T, body func(*T), cfg *config, f corpus.File) {
+	t.Helper()
 	r, drift, logs := replay(body, f.Entry.Schedule, cfg)
 	for _, d := range drift {
 		t.Logf("weft: drift: %s", d)
@@ -75,6 +79,7 @@ func replayEntry(t *testing.T, body func(*T), cfg *config, f corpus.File) {
 }
 
 func exploreTest(t *testing.T, body func(*T), cfg *config) {
+	t.Helper()
 	var progress func(time.Duration, int)
 	if cfg.explore {
 		progress = func(elapsed time.Duration, n int) {

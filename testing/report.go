@@ -15,7 +15,7 @@ func report(f *Finding, saved string, saveErr error) string {
 	if found.Depth > 0 {
 		fmt.Fprintf(&b, ", depth %d", found.Depth)
 	}
-	fmt.Fprintf(&b, "; %d executions run)\n", f.Executions)
+	fmt.Fprintf(&b, "; %d execution%s run)\n", f.Executions, plural(f.Executions))
 	writeFailure(&b, f.Failure, f.Final.More)
 	m := f.Minimized
 	fmt.Fprintf(&b, "  preemptions: %d, minimized from %d (%d replays)\n", m.After, m.Before, m.Runs)
@@ -145,4 +145,11 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }

@@ -1,0 +1,51 @@
+// Command weft is weft's command line.
+//
+//	weft demo [example]        find, minimize, save and replay a bug of weft's examples, with real go test runs
+//	weft show FILE...          print saved schedules, checking their format
+//	weft list [DIR]            list the saved schedules under DIR (default testdata/weft)
+//	weft merge DST SRC         copy the schedules of corpus SRC missing from DST
+//
+// Tests explore with go test itself: go test -run TestX -explore.
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+const usage = `usage:
+  weft demo [-keep] [example]   find, minimize, save and replay a bug of weft's examples
+  weft show FILE...             print saved schedules, checking their format
+  weft list [DIR]               list saved schedules (default: testdata/weft)
+  weft merge DST SRC            copy the schedules of corpus directory SRC missing from DST
+
+Tests explore with go test itself: go test -run TestX -explore (see the README).
+`
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	var err error
+	switch cmd, args := os.Args[1], os.Args[2:]; cmd {
+	case "demo":
+		err = demo(args)
+	case "show":
+		err = show(args)
+	case "list":
+		err = list(args)
+	case "merge":
+		err = merge(args)
+	case "help", "-h", "-help", "--help":
+		fmt.Print(usage)
+		return
+	default:
+		fmt.Fprintf(os.Stderr, "weft: unknown command %q\n%s", cmd, usage)
+		os.Exit(2)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "weft %s: %v\n", os.Args[1], err)
+		os.Exit(1)
+	}
+}
