@@ -130,9 +130,9 @@ type Controller struct {
 	abandoned atomic.Bool       // the watchdog gave up on the execution
 	done      chan struct{}     // closed when the last goroutine exits
 
-	escMu      sync.Mutex // guards escapes: written by goroutines that are not controlled
-	escapes    []*Failure
-	created    uint64 // goroutines the process had created when the execution started
+	escMu   sync.Mutex // guards escapes: written by goroutines that are not controlled
+	escapes []*Failure
+	created uint64 // goroutines the process had created when the execution started
 }
 
 // choice is a Choice as recorded during the execution: compact, without
@@ -149,11 +149,11 @@ type choice struct {
 }
 
 type tracePoint struct {
-	g   *G
-	n   int
-	op  *Op
-	obj uint32
-	pc  uintptr
+	g    *G
+	n    int
+	op   *Op
+	obj  uint32
+	site string
 }
 
 // A G is a controlled goroutine.
@@ -329,16 +329,13 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, yield bool) {
 	c.mix(uint64(g.idx)<<32 ^ uint64(obj))
 	c.mix(op.hash)
 	if c.trace != nil {
-		c.trace = append(c.trace, tracePoint{g: g, n: g.n, op: op, obj: obj, pc: callerPC()})
+		c.trace = append(c.trace, tracePoint{g: g, n: g.n, op: op, obj: obj, site: CallerSite(1)})
 	}
 	// Publishes the controller state to the watchdog, and tells it the
 	// execution moves.
 	c.progress.Add(1)
 	if c.steps > c.opts.MaxSteps {
-		c.fail(&Failure{Kind: Runaway, Goroutine: g.id, Site: CallerSite(2),
-			Message: "the execution exceeded " + strconv.Itoa(c.opts.MaxSteps) + " events (a livelock, or a loop that never ends?)"})
-		c.aborting = true
-		runtime.Goexit()
+		c.runaway(g)
 	}
 	g.op, g.wait, g.yield = op, w, yield
 	next := c.decide(g)
@@ -354,6 +351,21 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, yield bool) {
 		}
 	}
 	g.wait = nil
+}
+
+// runaway ends an execution that exceeded its step budget. Once the body
+// has returned, goroutines that never stop are leaks: a loop on a ticker,
+// say.
+func (c *Controller) runaway(g *G) {
+	f := &Failure{Kind: Runaway, Goroutine: g.id, Site: CallerSite(3),
+		Message: "the execution exceeded " + strconv.Itoa(c.opts.MaxSteps) + " events (a livelock, or a loop that never ends?)"}
+	if c.rootDone {
+		f = &Failure{Kind: Leak, Waiting: c.waiting(),
+			Message: "the test returned, and goroutines kept running for " + strconv.Itoa(c.opts.MaxSteps) + " events"}
+	}
+	c.fail(f)
+	c.aborting = true
+	runtime.Goexit()
 }
 
 // decide picks the goroutine to run after g's current event (or exit).
@@ -511,21 +523,28 @@ func (c *Controller) exit(g *G) {
 // stalled records why no goroutine can run: a deadlock, or a leak if the
 // test body has returned.
 func (c *Controller) stalled() {
-	stacks := goroutineStacks(c.label)
-	f := &Failure{Kind: Deadlock}
+	f := &Failure{Kind: Deadlock, Waiting: c.waiting()}
 	if c.rootDone {
 		f.Kind = Leak
 	}
+	f.Message = f.Summary()
+	c.fail(f)
+	c.aborting = true
+}
+
+// waiting describes every live goroutine: its pending operation, and where
+// it is.
+func (c *Controller) waiting() []Waiting {
+	stacks := goroutineStacks(c.label)
+	ws := make([]Waiting, 0, len(c.live))
 	for _, h := range c.live {
 		w := Waiting{Goroutine: h.id, Op: h.op.String()}
 		if s, ok := c.stackOf(stacks, h); ok {
 			w.Site, w.Stack = s.user()
 		}
-		f.Waiting = append(f.Waiting, w)
+		ws = append(ws, w)
 	}
-	f.Message = f.Summary()
-	c.fail(f)
-	c.aborting = true
+	return ws
 }
 
 // Fail records a failure of the execution; the first one is the Result's
@@ -625,14 +644,8 @@ func (c *Controller) result() *Result {
 	}
 	if c.trace != nil {
 		r.Trace = make([]Event, len(c.trace))
-		sites := make(map[uintptr]string)
 		for i, p := range c.trace {
-			site, ok := sites[p.pc]
-			if !ok {
-				site = PCSite(p.pc)
-				sites[p.pc] = site
-			}
-			r.Trace[i] = Event{G: p.g.id, N: p.n, Op: p.op.String(), Obj: p.obj, Site: site}
+			r.Trace[i] = Event{G: p.g.id, N: p.n, Op: p.op.String(), Obj: p.obj, Site: p.site}
 		}
 		r.Schedule.annotate(r.Trace)
 	}

@@ -2,14 +2,16 @@ package sched
 
 import (
 	"fmt"
+	"path"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strconv"
 	"strings"
 )
 
-// internalPrefixes are the packages whose frames are weft's machinery, not
-// the user's code: sites and stacks shown to users skip them.
+// internalPrefixes are the functions that are weft's machinery or Go's
+// rather than the code under test, for frames whose file is not known.
 var internalPrefixes = []string{
 	"github.com/weftdev/weft/sched.",
 	"github.com/weftdev/weft/sim.",
@@ -17,15 +19,44 @@ var internalPrefixes = []string{
 	"github.com/weftdev/weft/internal/",
 	"github.com/weftdev/weft/testing.",
 	"runtime.",
+	"runtime/",
+	"internal/",
 	"testing.",
 }
 
-// Internal reports whether a frame belongs to weft's machinery or the Go
-// runtime rather than to the code under test. Test files of weft's own
-// packages are user code.
+// internalDirs are the source directories of weft's machinery and of Go's
+// standard library. Frames are classified by file first: the compiler
+// renames functions inlined into user code (an iterator of sim inlined into
+// a range loop is named after the loop's function), but keeps their file.
+var internalDirs = func() []string {
+	var dirs []string
+	if _, file, _, ok := runtime.Caller(0); ok {
+		root := path.Dir(path.Dir(file))
+		for _, d := range []string{"sched", "sim", "explore", "internal/gls", "testing"} {
+			dirs = append(dirs, root+"/"+d)
+		}
+	}
+	if fn := runtime.FuncForPC(reflect.ValueOf(fmt.Sprint).Pointer()); fn != nil {
+		file, _ := fn.FileLine(fn.Entry())
+		dirs = append(dirs, path.Dir(path.Dir(file))+"/") // GOROOT/src/
+	}
+	return dirs
+}()
+
+// Internal reports whether a frame belongs to weft's machinery or to Go's
+// standard library rather than to the code under test. Test files of
+// weft's own packages are user code.
 func Internal(function, file string) bool {
 	if strings.HasSuffix(file, "_test.go") {
 		return false
+	}
+	if file != "" {
+		dir := path.Dir(file)
+		for _, d := range internalDirs {
+			if dir == d || strings.HasSuffix(d, "/") && strings.HasPrefix(file, d) {
+				return true
+			}
+		}
 	}
 	for _, p := range internalPrefixes {
 		if strings.HasPrefix(function, p) {
@@ -55,32 +86,6 @@ func CallerSite(skip int) string {
 			return ""
 		}
 	}
-}
-
-// callerPC returns the program counter of the innermost user frame of the
-// calling goroutine, for the trace.
-func callerPC() uintptr {
-	var pcs [32]uintptr
-	n := runtime.Callers(3, pcs[:])
-	frames := runtime.CallersFrames(pcs[:n])
-	for {
-		f, more := frames.Next()
-		if !Internal(f.Function, f.File) && f.File != "" {
-			return f.PC
-		}
-		if !more {
-			return 0
-		}
-	}
-}
-
-// PCSite formats the site of a program counter from callerPC.
-func PCSite(pc uintptr) string {
-	if pc == 0 {
-		return ""
-	}
-	f, _ := runtime.CallersFrames([]uintptr{pc}).Next()
-	return Site(f.File, f.Line)
 }
 
 // userSite returns the file:line of the innermost user frame of a stack

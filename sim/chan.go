@@ -165,7 +165,7 @@ func (c *Chan[T]) state(g *sched.G) *chanState[T] {
 
 // Send sends v on c, waiting for room or for a receiver.
 func (c *Chan[T]) Send(v T) {
-	if g := sched.Current(); g != nil {
+	if g := current(); g != nil {
 		if c == nil {
 			g.Step(opSend, 0, sched.Never)
 			return
@@ -204,7 +204,7 @@ func (c *Chan[T]) Recv() T {
 // RecvOK receives from c like Recv; ok is false when c is closed and
 // drained.
 func (c *Chan[T]) RecvOK() (v T, ok bool) {
-	if g := sched.Current(); g != nil {
+	if g := current(); g != nil {
 		if c == nil {
 			g.Step(opRecv, 0, sched.Never)
 			return v, false
@@ -232,7 +232,7 @@ func (c *Chan[T]) RecvOK() (v T, ok bool) {
 
 // Close closes c. Closing a closed or nil channel panics.
 func (c *Chan[T]) Close() {
-	if g := sched.Current(); g != nil {
+	if g := current(); g != nil {
 		if c == nil {
 			g.Step(opClose, 0, nil)
 			panic("close of nil channel")
@@ -259,7 +259,7 @@ func (c *Chan[T]) Len() int {
 	if c == nil {
 		return 0
 	}
-	if g := sched.Current(); g != nil {
+	if g := current(); g != nil {
 		s := c.state(g)
 		g.Step(opLen, s.id, nil)
 		return len(s.buf)

@@ -2,8 +2,7 @@ package sim
 
 import (
 	"sync"
-
-	"github.com/weftdev/weft/sched"
+	"sync/atomic"
 )
 
 // A Cond is a condition variable, like sync.Cond: a rendezvous point for
@@ -14,8 +13,8 @@ type Cond struct {
 	// L is held while observing or changing the condition.
 	L sync.Locker
 
-	c  *sync.Cond
-	st *condState
+	plain atomic.Pointer[sync.Cond] // plain mode, made at first use
+	st    *condState
 }
 
 type condState struct {
@@ -25,14 +24,24 @@ type condState struct {
 
 // NewCond returns a new Cond with Locker l.
 func NewCond(l sync.Locker) *Cond {
-	return &Cond{L: l, c: sync.NewCond(l)}
+	return &Cond{L: l}
+}
+
+// std returns the sync.Cond of plain mode, made at its first use so that a
+// Cond literal with only L set works, as a sync.Cond literal does.
+func (c *Cond) std() *sync.Cond {
+	if p := c.plain.Load(); p != nil {
+		return p
+	}
+	c.plain.CompareAndSwap(nil, sync.NewCond(c.L))
+	return c.plain.Load()
 }
 
 // Wait atomically unlocks c.L and suspends the goroutine until Signal or
 // Broadcast wakes it, then locks c.L again before returning. As with
 // sync.Cond, Wait is called in a loop that checks the condition.
 func (c *Cond) Wait() {
-	if g := sched.Current(); g != nil {
+	if g := current(); g != nil {
 		s := stateOf(&c.st, g)
 		g.Step(opCondWait, s.id, nil)
 		t := &ticket{}
@@ -42,12 +51,12 @@ func (c *Cond) Wait() {
 		c.L.Lock()
 		return
 	}
-	c.c.Wait()
+	c.std().Wait()
 }
 
 // Signal wakes the goroutine that has waited longest, if any.
 func (c *Cond) Signal() {
-	if g := sched.Current(); g != nil {
+	if g := current(); g != nil {
 		s := stateOf(&c.st, g)
 		g.Step(opCondSignal, s.id, nil)
 		if len(s.waiters) > 0 {
@@ -56,16 +65,16 @@ func (c *Cond) Signal() {
 		}
 		return
 	}
-	c.c.Signal()
+	c.std().Signal()
 }
 
 // Broadcast wakes all goroutines waiting on c.
 func (c *Cond) Broadcast() {
-	if g := sched.Current(); g != nil {
+	if g := current(); g != nil {
 		s := stateOf(&c.st, g)
 		g.Step(opCondBcast, s.id, nil)
 		releaseAll(&s.waiters)
 		return
 	}
-	c.c.Broadcast()
+	c.std().Broadcast()
 }

@@ -30,7 +30,10 @@
 // if the test body has returned) with each goroutine's blocked operation.
 package sim
 
-import "github.com/weftdev/weft/sched"
+import (
+	"github.com/weftdev/weft/internal/gls"
+	"github.com/weftdev/weft/sched"
+)
 
 // object is the per-execution identity every primitive's controlled state
 // embeds.
@@ -54,6 +57,17 @@ func stateOf[S any, P interface {
 	*s.obj() = object{c: g.Controller(), id: g.NewObject()}
 	*slot = s
 	return s
+}
+
+// current returns the controlled goroutine the caller runs on, or nil in
+// plain mode, like sched.Current. It is inlined into every primitive: while
+// no execution runs in the process, plain mode costs one atomic load and no
+// call.
+func current() *sched.G {
+	if !gls.Active() {
+		return nil
+	}
+	return sched.Current()
 }
 
 // The operations of the primitives, as events and traces name them.

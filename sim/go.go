@@ -1,10 +1,6 @@
 package sim
 
-import (
-	"runtime"
-
-	"github.com/weftdev/weft/sched"
-)
+import "runtime"
 
 // Go starts f in a new goroutine. Under control the goroutine is known to
 // the controller, named by its lineage (the n-th goroutine started by its
@@ -12,7 +8,7 @@ import (
 // with a plain go statement from a controlled one escapes the controller:
 // weft reports it.
 func Go(f func()) {
-	if g := sched.Current(); g != nil {
+	if g := current(); g != nil {
 		g.Go(opGo, f)
 		return
 	}
@@ -23,7 +19,7 @@ func Go(f func()) {
 // to let the others run, as a spin loop should. In plain mode it calls
 // runtime.Gosched.
 func Yield() {
-	if g := sched.Current(); g != nil {
+	if g := current(); g != nil {
 		g.Yield(opYield)
 		return
 	}

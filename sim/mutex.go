@@ -1,10 +1,6 @@
 package sim
 
-import (
-	"sync"
-
-	"github.com/weftdev/weft/sched"
-)
+import "sync"
 
 // A Mutex is a mutual exclusion lock, like sync.Mutex. Its zero value is
 // an unlocked mutex.
@@ -25,7 +21,7 @@ func (w *unlocked) Ready() bool { return !w.locked }
 
 // Lock locks m, waiting until it is available.
 func (m *Mutex) Lock() {
-	if g := sched.Current(); g != nil {
+	if g := current(); g != nil {
 		s := stateOf(&m.st, g)
 		g.Step(opLock, s.id, (*unlocked)(s))
 		s.locked = true
@@ -36,7 +32,7 @@ func (m *Mutex) Lock() {
 
 // TryLock tries to lock m and reports whether it succeeded.
 func (m *Mutex) TryLock() bool {
-	if g := sched.Current(); g != nil {
+	if g := current(); g != nil {
 		s := stateOf(&m.st, g)
 		g.Step(opTryLock, s.id, nil)
 		if s.locked {
@@ -50,7 +46,7 @@ func (m *Mutex) TryLock() bool {
 
 // Unlock unlocks m. Unlocking an unlocked mutex panics.
 func (m *Mutex) Unlock() {
-	if g := sched.Current(); g != nil {
+	if g := current(); g != nil {
 		s := stateOf(&m.st, g)
 		g.Step(opUnlock, s.id, nil)
 		if !s.locked {

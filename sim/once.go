@@ -1,10 +1,6 @@
 package sim
 
-import (
-	"sync"
-
-	"github.com/weftdev/weft/sched"
-)
+import "sync"
 
 // A Once performs exactly one action, like sync.Once. Its zero value is
 // ready to use.
@@ -27,7 +23,7 @@ func (w *finished) Ready() bool { return w.done }
 // Once. Other callers wait until f returns. If f panics, Do considers it
 // returned. Calling Do from f deadlocks.
 func (o *Once) Do(f func()) {
-	if g := sched.Current(); g != nil {
+	if g := current(); g != nil {
 		s := stateOf(&o.st, g)
 		g.Step(opOnce, s.id, nil)
 		if s.done {

@@ -1,10 +1,6 @@
 package sim
 
-import (
-	"math/rand/v2"
-
-	"github.com/weftdev/weft/sched"
-)
+import "math/rand/v2"
 
 // Intn returns a value in [0, n). Under control the value is a choice of
 // the schedule: strategies explore it like an interleaving, and a saved
@@ -14,7 +10,7 @@ func Intn(n int) int {
 	if n <= 0 {
 		panic("sim.Intn: invalid argument to Intn")
 	}
-	if g := sched.Current(); g != nil {
+	if g := current(); g != nil {
 		g.Step(opIntn, 0, nil)
 		return g.Choose(n)
 	}

@@ -1,10 +1,6 @@
 package sim
 
-import (
-	"sync"
-
-	"github.com/weftdev/weft/sched"
-)
+import "sync"
 
 // An RWMutex is a reader/writer mutual exclusion lock, like sync.RWMutex:
 // held by any number of readers or by one writer. As in Go, a writer waiting
@@ -36,7 +32,7 @@ func (w *noReaders) Ready() bool { return w.readers == 0 }
 
 // Lock locks rw for writing.
 func (rw *RWMutex) Lock() {
-	if g := sched.Current(); g != nil {
+	if g := current(); g != nil {
 		s := stateOf(&rw.st, g)
 		g.Step(opRWLock, s.id, (*noWriter)(s))
 		s.writer = true
@@ -50,7 +46,7 @@ func (rw *RWMutex) Lock() {
 
 // TryLock tries to lock rw for writing and reports whether it succeeded.
 func (rw *RWMutex) TryLock() bool {
-	if g := sched.Current(); g != nil {
+	if g := current(); g != nil {
 		s := stateOf(&rw.st, g)
 		g.Step(opRWTryLock, s.id, nil)
 		if s.writer || s.readers > 0 {
@@ -64,7 +60,7 @@ func (rw *RWMutex) TryLock() bool {
 
 // Unlock unlocks rw for writing, admitting the readers that wait.
 func (rw *RWMutex) Unlock() {
-	if g := sched.Current(); g != nil {
+	if g := current(); g != nil {
 		s := stateOf(&rw.st, g)
 		g.Step(opRWUnlock, s.id, nil)
 		if !s.writer || s.readers > 0 {
@@ -80,7 +76,7 @@ func (rw *RWMutex) Unlock() {
 
 // RLock locks rw for reading.
 func (rw *RWMutex) RLock() {
-	if g := sched.Current(); g != nil {
+	if g := current(); g != nil {
 		s := stateOf(&rw.st, g)
 		g.Step(opRLock, s.id, nil)
 		if !s.writer {
@@ -97,7 +93,7 @@ func (rw *RWMutex) RLock() {
 
 // TryRLock tries to lock rw for reading and reports whether it succeeded.
 func (rw *RWMutex) TryRLock() bool {
-	if g := sched.Current(); g != nil {
+	if g := current(); g != nil {
 		s := stateOf(&rw.st, g)
 		g.Step(opTryRLock, s.id, nil)
 		if s.writer {
@@ -111,7 +107,7 @@ func (rw *RWMutex) TryRLock() bool {
 
 // RUnlock undoes a single RLock.
 func (rw *RWMutex) RUnlock() {
-	if g := sched.Current(); g != nil {
+	if g := current(); g != nil {
 		s := stateOf(&rw.st, g)
 		g.Step(opRUnlock, s.id, nil)
 		if s.readers == 0 {

@@ -3,6 +3,7 @@ package sim
 import (
 	"math/rand/v2"
 	"reflect"
+	"slices"
 
 	"github.com/weftdev/weft/sched"
 )
@@ -50,7 +51,7 @@ func Select(cases ...Case) int {
 			def = i
 		}
 	}
-	if g := sched.Current(); g != nil {
+	if g := current(); g != nil {
 		return selectControlled(g, cases, def)
 	}
 	return selectPlain(cases, def)
@@ -85,7 +86,9 @@ func selectControlled(g *sched.G, cases []Case, def int) int {
 		for i, c := range cases {
 			c.queue(sel, i)
 		}
-		g.Step(opSelect, 0, &selectReady{sel: sel, cases: cases})
+		// A copy, so that the caller's variadic slice does not escape and
+		// plain mode need not allocate it.
+		g.Step(opSelect, 0, &selectReady{sel: sel, cases: slices.Clone(cases)})
 		for _, c := range cases {
 			c.unqueue()
 		}
@@ -154,7 +157,16 @@ func OnRecvOK[T any](c *Chan[T], f func(v T, ok bool)) Case {
 
 // OnDefault is the Select case that runs f (if not nil) when no other case
 // can proceed at once.
-func OnDefault(f func()) Case { return &defaultCase{f: f} }
+func OnDefault(f func()) Case {
+	if f == nil {
+		return defaultNil
+	}
+	return &defaultCase{f: f}
+}
+
+// defaultNil is every OnDefault(nil) case: it has no state, and sharing it
+// saves plain mode an allocation.
+var defaultNil Case = &defaultCase{}
 
 type sendCase[T any] struct {
 	c *Chan[T]

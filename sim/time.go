@@ -14,7 +14,7 @@ import (
 
 // Sleep pauses the calling goroutine for at least d.
 func Sleep(d time.Duration) {
-	if g := sched.Current(); g != nil {
+	if g := current(); g != nil {
 		if d <= 0 {
 			g.Step(opSleep, 0, nil)
 			return
@@ -27,7 +27,7 @@ func Sleep(d time.Duration) {
 
 // Now returns the current time.
 func Now() time.Time {
-	if g := sched.Current(); g != nil {
+	if g := current(); g != nil {
 		g.Step(opNow, 0, nil)
 		return g.Now()
 	}
@@ -55,7 +55,7 @@ type Timer struct {
 // NewTimer returns a Timer that sends the current time on its channel after
 // at least d.
 func NewTimer(d time.Duration) *Timer {
-	if g := sched.Current(); g != nil {
+	if g := current(); g != nil {
 		g.Step(opTimerNew, 0, nil)
 		t := &Timer{C: NewChan[time.Time](1)}
 		t.ctl = g.NewTimer(d, deliver(g, t.C))
@@ -84,7 +84,7 @@ func After(d time.Duration) *Chan[time.Time] { return NewTimer(d).C }
 // Under control that goroutine is a child of the caller. The returned
 // Timer's Stop cancels the call.
 func AfterFunc(d time.Duration, f func()) *Timer {
-	if g := sched.Current(); g != nil {
+	if g := current(); g != nil {
 		g.Step(opTimerNew, 0, nil)
 		return &Timer{ctl: g.NewTimer(d, func() { g.Spawn(f) })}
 	}
@@ -95,7 +95,7 @@ func AfterFunc(d time.Duration, f func()) *Timer {
 // it, false if it had already fired or been stopped.
 func (t *Timer) Stop() bool {
 	if t.ctl != nil {
-		g := sched.Current()
+		g := current()
 		if g == nil {
 			return false
 		}
@@ -110,7 +110,7 @@ func (t *Timer) Stop() bool {
 // had been active.
 func (t *Timer) Reset(d time.Duration) bool {
 	if t.ctl != nil {
-		g := sched.Current()
+		g := current()
 		if g == nil {
 			return false
 		}
@@ -146,7 +146,7 @@ func NewTicker(d time.Duration) *Ticker {
 	if d <= 0 {
 		panic("non-positive interval for NewTicker")
 	}
-	if g := sched.Current(); g != nil {
+	if g := current(); g != nil {
 		g.Step(opTimerNew, 0, nil)
 		tk := &Ticker{C: NewChan[time.Time](1), period: d}
 		put := deliver(g, tk.C)
@@ -171,7 +171,7 @@ func Tick(d time.Duration) *Chan[time.Time] {
 // Stop turns off the ticker.
 func (tk *Ticker) Stop() {
 	if tk.ctl != nil {
-		if g := sched.Current(); g != nil {
+		if g := current(); g != nil {
 			g.Step(opTimerStop, 0, nil)
 			tk.ctl.Stop()
 			s := tk.C.state(g)
@@ -188,7 +188,7 @@ func (tk *Ticker) Reset(d time.Duration) {
 		panic("non-positive interval for Ticker.Reset")
 	}
 	if tk.ctl != nil {
-		if g := sched.Current(); g != nil {
+		if g := current(); g != nil {
 			g.Step(opTimerReset, 0, nil)
 			tk.period = d
 			tk.ctl.Reset(d)

@@ -1,10 +1,6 @@
 package sim
 
-import (
-	"sync"
-
-	"github.com/weftdev/weft/sched"
-)
+import "sync"
 
 // A WaitGroup waits for a collection of goroutines to finish, like
 // sync.WaitGroup. Its zero value is ready to use.
@@ -23,7 +19,7 @@ type wgState struct {
 // reaches zero, every goroutine blocked in Wait is released. A negative
 // counter panics.
 func (wg *WaitGroup) Add(delta int) {
-	if g := sched.Current(); g != nil {
+	if g := current(); g != nil {
 		s := stateOf(&wg.st, g)
 		g.Step(opWGAdd, s.id, nil)
 		s.count += delta
@@ -43,7 +39,7 @@ func (wg *WaitGroup) Done() { wg.Add(-1) }
 
 // Wait blocks until the counter is zero.
 func (wg *WaitGroup) Wait() {
-	if g := sched.Current(); g != nil {
+	if g := current(); g != nil {
 		s := stateOf(&wg.st, g)
 		g.Step(opWGWait, s.id, nil)
 		if s.count == 0 {
