@@ -1,12 +1,18 @@
 package sim
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/weftdev/weft/internal/gls"
+)
 
 // A Once performs exactly one action, like sync.Once. Its zero value is
 // ready to use.
 type Once struct {
-	o  sync.Once
-	st *onceState
+	done atomic.Bool // plain mode, as in sync.Once
+	mu   sync.Mutex
+	st   *onceState
 }
 
 type onceState struct {
@@ -23,20 +29,32 @@ func (w *finished) Ready() bool { return w.done }
 // Once. Other callers wait until f returns. If f panics, Do considers it
 // returned. Calling Do from f deadlocks.
 func (o *Once) Do(f func()) {
+	// The fast path is inlined, as sync.Once's is; under control the state
+	// is the execution's own, so every call goes the slow way.
+	if !o.done.Load() || gls.Active() {
+		o.doSlow(f)
+	}
+}
+
+func (o *Once) doSlow(f func()) {
 	if g := current(); g != nil {
 		s := stateOf(&o.st, g)
 		g.Step(opOnce, s.id, nil)
-		if s.done {
-			return
-		}
-		if s.running {
+		switch {
+		case s.done:
+		case s.running:
 			g.Step(opOnce, s.id, (*finished)(s))
-			return
+		default:
+			s.running = true
+			defer func() { s.running, s.done = false, true }()
+			f()
 		}
-		s.running = true
-		defer func() { s.running, s.done = false, true }()
-		f()
 		return
 	}
-	o.o.Do(f)
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if !o.done.Load() {
+		defer o.done.Store(true)
+		f()
+	}
 }

@@ -24,13 +24,17 @@ func NewVar[T any](v T) *Var[T] { return &Var[T]{v: v} }
 
 // Load returns the value of x.
 func (x *Var[T]) Load() T {
-	access(&x.st, opLoad)
+	if gls.Active() {
+		accessSlow(&x.st, opLoad)
+	}
 	return x.v
 }
 
 // Store sets the value of x.
 func (x *Var[T]) Store(v T) {
-	access(&x.st, opStore)
+	if gls.Active() {
+		accessSlow(&x.st, opStore)
+	}
 	x.v = v
 }
 
