@@ -3,26 +3,95 @@ package sim
 import (
 	"math/rand/v2"
 	"reflect"
-	"slices"
 
 	"github.com/weftdev/weft/sched"
 )
 
-// A Case is one case of a Select: made by OnSend, OnRecv, OnRecvOK or
-// OnDefault.
-type Case interface {
-	// Controlled mode.
-	bind(g *sched.G)
+// A Case is one case of a Select, made by OnSend, OnRecv, OnRecvOK or
+// OnDefault. It is a small value: a receive case costs no allocation.
+type Case struct {
+	ch  selectable // nil for a default case or a nil channel
+	dir caseDir
+	val any // the value a send case sends
+	fn  any // func(), func(T), func(T, bool), or nil
+}
+
+type caseDir uint8
+
+const (
+	caseRecv caseDir = iota
+	caseSend
+	caseDefault
+)
+
+// selectable is what a Select needs of a channel: *Chan[T] implements it,
+// so that Case, which cannot be generic, holds its channel without
+// allocating.
+type selectable interface {
+	// try performs c if it can proceed at once, runs its function and
+	// reports true.
+	try(c Case) bool
+	reflectCase(c Case) reflect.SelectCase
+	reflected(c Case, v reflect.Value, ok bool)
+	// controlled returns the case's state in g's execution.
+	controlled(g *sched.G, c Case) controlledCase
+}
+
+// controlledCase is one case of a Select under control.
+type controlledCase interface {
 	queue(sel *selection, idx int)
 	unqueue()
 	ready(sel *selection) bool
 	commit(sel *selection)
 	completed() // a partner completed this case while the select waited
-	// Plain mode.
-	try() bool // non-blocking attempt; runs the callback when it succeeds
-	reflectCase() reflect.SelectCase
-	reflected(v reflect.Value, ok bool)
-	isDefault() bool
+}
+
+// OnSend is a Select case that sends v on c, then calls f (if not nil).
+func OnSend[T any](c *Chan[T], v T, f func()) Case {
+	x := Case{dir: caseSend, val: v}
+	if f != nil {
+		x.fn = f
+	}
+	if c != nil {
+		x.ch = c
+	}
+	return x
+}
+
+// OnRecv is a Select case that receives a value from c and passes it to f
+// (if not nil). From a closed channel it receives the zero value.
+func OnRecv[T any](c *Chan[T], f func(v T)) Case {
+	x := Case{dir: caseRecv}
+	if f != nil {
+		x.fn = f
+	}
+	if c != nil {
+		x.ch = c
+	}
+	return x
+}
+
+// OnRecvOK is a Select case like OnRecv that also passes whether the value
+// came from a send (false: c is closed and drained).
+func OnRecvOK[T any](c *Chan[T], f func(v T, ok bool)) Case {
+	x := Case{dir: caseRecv}
+	if f != nil {
+		x.fn = f
+	}
+	if c != nil {
+		x.ch = c
+	}
+	return x
+}
+
+// OnDefault is the Select case that runs f (if not nil) when no other case
+// can proceed at once.
+func OnDefault(f func()) Case {
+	x := Case{dir: caseDefault}
+	if f != nil {
+		x.fn = f
+	}
+	return x
 }
 
 // Select waits until one of its cases can proceed, performs it, runs the
@@ -42,25 +111,70 @@ type Case interface {
 // wait. Cases on nil channels never proceed; a Select without cases blocks
 // forever. At most one OnDefault case is allowed.
 func Select(cases ...Case) int {
-	def := -1
-	for i, c := range cases {
-		if c.isDefault() {
+	def, channels := -1, 0
+	for i := range cases {
+		switch {
+		case cases[i].dir == caseDefault:
 			if def >= 0 {
 				panic("sim.Select: multiple default cases")
 			}
 			def = i
+		case cases[i].ch != nil:
+			channels++
 		}
 	}
 	if g := current(); g != nil {
 		return selectControlled(g, cases, def)
 	}
-	return selectPlain(cases, def)
+	return selectPlain(cases, def, channels)
+}
+
+func selectPlain(cases []Case, def, channels int) int {
+	// Fast path: try the cases without blocking, starting at a random one,
+	// as cheap as a select with a default on each channel.
+	if n := len(cases); n > 0 {
+		start := 0
+		if channels > 1 {
+			start = rand.IntN(n)
+		}
+		for k := range n {
+			i := start + k
+			if i >= n {
+				i -= n
+			}
+			if c := cases[i]; c.ch != nil && c.ch.try(c) {
+				return i
+			}
+		}
+	}
+	if def >= 0 {
+		callFunc(cases[def])
+		return def
+	}
+	rcs := make([]reflect.SelectCase, len(cases))
+	for i := range cases {
+		if c := cases[i]; c.ch != nil {
+			rcs[i] = c.ch.reflectCase(c)
+		} else {
+			rcs[i] = reflect.SelectCase{Dir: reflect.SelectRecv} // a nil channel: never ready
+		}
+	}
+	i, v, ok := reflect.Select(rcs)
+	cases[i].ch.reflected(cases[i], v, ok)
+	return i
+}
+
+// callFunc runs the func() of a send or default case.
+func callFunc(c Case) {
+	if f, _ := c.fn.(func()); f != nil {
+		f()
+	}
 }
 
 // selectReady is the Waiter of a select without default.
 type selectReady struct {
 	sel   *selection
-	cases []Case
+	cases []controlledCase
 }
 
 func (w *selectReady) Ready() bool {
@@ -68,7 +182,7 @@ func (w *selectReady) Ready() bool {
 		return true
 	}
 	for _, c := range w.cases {
-		if c.ready(w.sel) {
+		if c != nil && c.ready(w.sel) {
 			return true
 		}
 	}
@@ -76,251 +190,164 @@ func (w *selectReady) Ready() bool {
 }
 
 func selectControlled(g *sched.G, cases []Case, def int) int {
-	for _, c := range cases {
-		c.bind(g)
+	ctl := make([]controlledCase, len(cases))
+	for i := range cases {
+		if c := cases[i]; c.ch != nil {
+			ctl[i] = c.ch.controlled(g, c)
+		}
 	}
 	sel := &selection{}
 	if def >= 0 {
 		g.Step(opSelect, 0, nil)
 	} else {
-		for i, c := range cases {
-			c.queue(sel, i)
+		for i, c := range ctl {
+			if c != nil {
+				c.queue(sel, i)
+			}
 		}
-		// A copy, so that the caller's variadic slice does not escape and
-		// plain mode need not allocate it.
-		g.Step(opSelect, 0, &selectReady{sel: sel, cases: slices.Clone(cases)})
-		for _, c := range cases {
-			c.unqueue()
+		g.Step(opSelect, 0, &selectReady{sel: sel, cases: ctl})
+		for _, c := range ctl {
+			if c != nil {
+				c.unqueue()
+			}
 		}
 		if sel.done {
-			cases[sel.idx].completed()
+			ctl[sel.idx].completed()
 			return sel.idx
 		}
 	}
 	var ready []int
-	for i, c := range cases {
-		if i != def && c.ready(sel) {
+	for i, c := range ctl {
+		if c != nil && c.ready(sel) {
 			ready = append(ready, i)
 		}
 	}
 	if len(ready) == 0 {
-		cases[def].commit(sel)
+		callFunc(cases[def])
 		return def
 	}
 	i := ready[g.Choose(len(ready))]
-	cases[i].commit(sel)
+	ctl[i].commit(sel)
 	return i
 }
 
-func selectPlain(cases []Case, def int) int {
-	// Fast path: try the cases without blocking, starting at a random one,
-	// as cheap as a select with a default on each channel.
-	n := len(cases)
-	if n > 0 {
-		start := rand.IntN(n)
-		for k := range n {
-			i := (start + k) % n
-			if i != def && cases[i].try() {
-				return i
-			}
+// The channel side of Select.
+
+func (ch *Chan[T]) try(c Case) bool {
+	if c.dir == caseSend {
+		select {
+		case ch.ch <- sendValue[T](c):
+			callFunc(c)
+			return true
+		default:
+			return false
 		}
 	}
-	if def >= 0 {
-		cases[def].commit(nil)
-		return def
-	}
-	rcs := make([]reflect.SelectCase, n)
-	for i, c := range cases {
-		rcs[i] = c.reflectCase()
-	}
-	i, v, ok := reflect.Select(rcs)
-	cases[i].reflected(v, ok)
-	return i
-}
-
-// OnSend is a Select case that sends v on c, then calls f (if not nil).
-func OnSend[T any](c *Chan[T], v T, f func()) Case {
-	return &sendCase[T]{c: c, v: v, f: f}
-}
-
-// OnRecv is a Select case that receives a value from c and passes it to f
-// (if not nil). From a closed channel it receives the zero value.
-func OnRecv[T any](c *Chan[T], f func(v T)) Case {
-	return &recvCase[T]{c: c, f: f}
-}
-
-// OnRecvOK is a Select case like OnRecv that also passes whether the value
-// came from a send (false: c is closed and drained).
-func OnRecvOK[T any](c *Chan[T], f func(v T, ok bool)) Case {
-	return &recvCase[T]{c: c, fok: f}
-}
-
-// OnDefault is the Select case that runs f (if not nil) when no other case
-// can proceed at once.
-func OnDefault(f func()) Case {
-	if f == nil {
-		return defaultNil
-	}
-	return &defaultCase{f: f}
-}
-
-// defaultNil is every OnDefault(nil) case: it has no state, and sharing it
-// saves plain mode an allocation.
-var defaultNil Case = &defaultCase{}
-
-type sendCase[T any] struct {
-	c *Chan[T]
-	v T
-	f func()
-	s *chanState[T]
-	w *waiter[T]
-}
-
-func (x *sendCase[T]) bind(g *sched.G) {
-	if x.c != nil {
-		x.s = x.c.state(g)
-	}
-}
-
-func (x *sendCase[T]) queue(sel *selection, idx int) {
-	if x.s != nil && x.s.cap == 0 {
-		x.w = &waiter[T]{sel: sel, idx: idx, val: x.v}
-		x.s.enqueue(&x.s.sendq, x.w)
-	}
-}
-
-func (x *sendCase[T]) unqueue() {
-	if x.w != nil {
-		x.s.dequeue(&x.s.sendq, x.w)
-	}
-}
-
-func (x *sendCase[T]) ready(sel *selection) bool { return x.s != nil && x.s.canSend(sel) }
-
-func (x *sendCase[T]) commit(sel *selection) {
-	x.s.send(x.v, sel)
-	x.completed()
-}
-
-func (x *sendCase[T]) completed() {
-	if x.f != nil {
-		x.f()
-	}
-}
-
-func (x *sendCase[T]) try() bool {
-	if x.c == nil {
-		return false
-	}
 	select {
-	case x.c.ch <- x.v:
-		x.completed()
+	case v, ok := <-ch.rc:
+		deliverRecv(c, v, ok)
 		return true
 	default:
 		return false
 	}
 }
 
-func (x *sendCase[T]) reflectCase() reflect.SelectCase {
-	rc := reflect.SelectCase{Dir: reflect.SelectSend, Send: reflect.ValueOf(&x.v).Elem()}
-	if x.c != nil {
-		rc.Chan = reflect.ValueOf(x.c.ch)
-	}
-	return rc
+// sendValue returns the value of a send case.
+func sendValue[T any](c Case) T {
+	v, _ := c.val.(T) // a nil interface value stays nil
+	return v
 }
 
-func (x *sendCase[T]) reflected(reflect.Value, bool) { x.completed() }
-func (x *sendCase[T]) isDefault() bool               { return false }
-
-type recvCase[T any] struct {
-	c   *Chan[T]
-	f   func(T)
-	fok func(T, bool)
-	s   *chanState[T]
-	w   *waiter[T]
-}
-
-func (x *recvCase[T]) bind(g *sched.G) {
-	if x.c != nil {
-		x.s = x.c.state(g)
+// deliverRecv passes a received value to a receive case's function.
+func deliverRecv[T any](c Case, v T, ok bool) {
+	switch f := c.fn.(type) {
+	case func(T):
+		f(v)
+	case func(T, bool):
+		f(v, ok)
 	}
 }
 
-func (x *recvCase[T]) queue(sel *selection, idx int) {
-	if x.s != nil && x.s.cap == 0 {
-		x.w = &waiter[T]{sel: sel, idx: idx}
-		x.s.enqueue(&x.s.recvq, x.w)
+func (ch *Chan[T]) reflectCase(c Case) reflect.SelectCase {
+	if c.dir == caseSend {
+		v := sendValue[T](c)
+		return reflect.SelectCase{Dir: reflect.SelectSend, Chan: reflect.ValueOf(ch.ch), Send: reflect.ValueOf(&v).Elem()}
 	}
+	return reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ch.rc)}
 }
 
-func (x *recvCase[T]) unqueue() {
-	if x.w != nil {
-		x.s.dequeue(&x.s.recvq, x.w)
+func (ch *Chan[T]) reflected(c Case, v reflect.Value, ok bool) {
+	if c.dir == caseSend {
+		callFunc(c)
+		return
 	}
-}
-
-func (x *recvCase[T]) ready(sel *selection) bool { return x.s != nil && x.s.canRecv(sel) }
-
-func (x *recvCase[T]) commit(sel *selection) { x.deliver(x.s.recv(sel)) }
-
-func (x *recvCase[T]) completed() { x.deliver(x.w.val, x.w.ok) }
-
-func (x *recvCase[T]) deliver(v T, ok bool) {
-	if x.f != nil {
-		x.f(v)
-	}
-	if x.fok != nil {
-		x.fok(v, ok)
-	}
-}
-
-func (x *recvCase[T]) try() bool {
-	if x.c == nil {
-		return false
-	}
-	select {
-	case v, ok := <-x.c.rc:
-		x.deliver(v, ok)
-		return true
-	default:
-		return false
-	}
-}
-
-func (x *recvCase[T]) reflectCase() reflect.SelectCase {
-	rc := reflect.SelectCase{Dir: reflect.SelectRecv}
-	if x.c != nil {
-		rc.Chan = reflect.ValueOf(x.c.rc)
-	}
-	return rc
-}
-
-func (x *recvCase[T]) reflected(v reflect.Value, ok bool) {
 	var t T
 	if ok {
 		reflect.ValueOf(&t).Elem().Set(v)
 	}
-	x.deliver(t, ok)
+	deliverRecv(c, t, ok)
 }
 
-func (x *recvCase[T]) isDefault() bool { return false }
-
-type defaultCase struct{ f func() }
-
-func (x *defaultCase) bind(*sched.G)         {}
-func (x *defaultCase) queue(*selection, int) {}
-func (x *defaultCase) unqueue()              {}
-func (x *defaultCase) ready(*selection) bool { return false }
-func (x *defaultCase) completed()            {}
-func (x *defaultCase) try() bool             { return false }
-func (x *defaultCase) reflectCase() reflect.SelectCase {
-	return reflect.SelectCase{Dir: reflect.SelectRecv}
-}
-func (x *defaultCase) reflected(reflect.Value, bool) {}
-func (x *defaultCase) isDefault() bool               { return true }
-
-func (x *defaultCase) commit(*selection) {
-	if x.f != nil {
-		x.f()
+func (ch *Chan[T]) controlled(g *sched.G, c Case) controlledCase {
+	x := &chanCase[T]{c: c, s: ch.state(g)}
+	if c.dir == caseSend {
+		x.v = sendValue[T](c)
 	}
+	return x
+}
+
+// chanCase is a send or receive case of a Select under control.
+type chanCase[T any] struct {
+	c Case
+	s *chanState[T]
+	v T // the value to send
+	w *waiter[T]
+}
+
+func (x *chanCase[T]) queue(sel *selection, idx int) {
+	if x.s.cap > 0 {
+		return // buffered channels need no partner
+	}
+	x.w = &waiter[T]{sel: sel, idx: idx, val: x.v}
+	if x.c.dir == caseSend {
+		x.s.enqueue(&x.s.sendq, x.w)
+	} else {
+		x.s.enqueue(&x.s.recvq, x.w)
+	}
+}
+
+func (x *chanCase[T]) unqueue() {
+	if x.w == nil {
+		return
+	}
+	if x.c.dir == caseSend {
+		x.s.dequeue(&x.s.sendq, x.w)
+	} else {
+		x.s.dequeue(&x.s.recvq, x.w)
+	}
+}
+
+func (x *chanCase[T]) ready(sel *selection) bool {
+	if x.c.dir == caseSend {
+		return x.s.canSend(sel)
+	}
+	return x.s.canRecv(sel)
+}
+
+func (x *chanCase[T]) commit(sel *selection) {
+	if x.c.dir == caseSend {
+		x.s.send(x.v, sel)
+		callFunc(x.c)
+		return
+	}
+	v, ok := x.s.recv(sel)
+	deliverRecv(x.c, v, ok)
+}
+
+func (x *chanCase[T]) completed() {
+	if x.c.dir == caseSend {
+		callFunc(x.c)
+		return
+	}
+	deliverRecv(x.c, x.w.val, x.w.ok)
 }
