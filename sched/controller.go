@@ -135,17 +135,17 @@ type Controller struct {
 	created uint64 // goroutines the process had created when the execution started
 }
 
-// choice is a Choice as recorded during the execution: compact, without
-// strings, turned into a Choice by result.
+// choice is a Choice as recorded during the execution: compact and without
+// pointers, so that a long execution's log costs the garbage collector
+// nothing; result turns it into a Choice.
 type choice struct {
-	g       *G
+	g, next int32 // goroutine indices; next is -1 for a Pick
 	n       int32
-	kind    ChoiceKind
-	preempt bool
-	op      *Op
-	next    *G
 	value   int32
 	of      int32
+	op      uint32
+	kind    ChoiceKind
+	preempt bool
 }
 
 type tracePoint struct {
@@ -220,7 +220,7 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 }
 
 func (c *Controller) newG(parent *G) *G {
-	g := &G{c: c, idx: len(c.all), wake: make(chan struct{}, 1)}
+	g := &G{c: c, idx: len(c.all), wake: make(chan struct{})}
 	if parent == nil {
 		g.id = "0"
 	} else {
@@ -397,7 +397,7 @@ func (c *Controller) decide(g *G) *G {
 		if g.done {
 			op = opExit
 		}
-		c.choices.add(choice{g: g, n: int32(g.n), kind: RunChoice, op: op, next: next, preempt: d.CanContinue()})
+		c.choices.add(choice{g: int32(g.idx), n: int32(g.n), kind: RunChoice, op: op.id, next: int32(next.idx), preempt: d.CanContinue()})
 	}
 	return next
 }
@@ -437,8 +437,7 @@ func contains(gs []*G, g *G) bool {
 }
 
 func (c *Controller) handoff(next *G) {
-	c.cur.Store(next)
-	c.progress.Add(1)
+	c.cur.Store(next) // also tells the watchdog the execution moves
 	next.wake <- struct{}{}
 }
 
@@ -455,7 +454,7 @@ func (g *G) Choose(n int) int {
 	}
 	c.mix(uint64(v) | 1<<63)
 	if v != 0 {
-		c.choices.add(choice{g: g, n: int32(g.n), kind: PickChoice, op: g.op, value: int32(v), of: int32(n)})
+		c.choices.add(choice{g: int32(g.idx), n: int32(g.n), kind: PickChoice, op: g.op.id, next: -1, value: int32(v), of: int32(n)})
 	}
 	return v
 }
@@ -571,11 +570,12 @@ func (c *Controller) fail(f *Failure) {
 // schedule turns the recorded choices into a Schedule.
 func (c *Controller) schedule() Schedule {
 	s := make(Schedule, 0, c.choices.len())
+	names := opNames()
 	c.choices.each(func(x *choice) {
-		ch := Choice{Kind: x.kind, G: x.g.id, N: int(x.n), Op: x.op.String(), Preempt: x.preempt,
+		ch := Choice{Kind: x.kind, G: c.all[x.g].id, N: int(x.n), Op: names[x.op], Preempt: x.preempt,
 			Value: int(x.value), Of: int(x.of)}
-		if x.next != nil {
-			ch.Next = x.next.id
+		if x.next >= 0 {
+			ch.Next = c.all[x.next].id
 		}
 		s = append(s, ch)
 	})

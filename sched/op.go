@@ -1,6 +1,9 @@
 package sched
 
-import "hash/fnv"
+import (
+	"hash/fnv"
+	"sync"
+)
 
 // An Op names a kind of operation, such as "Mutex.Lock". Ops are declared
 // once, as package variables of the packages that define primitives, and
@@ -8,13 +11,36 @@ import "hash/fnv"
 type Op struct {
 	name string
 	hash uint64
+	id   uint32 // index in ops
+}
+
+// ops lists every Op by id, so that the controller's records of an
+// execution can name an operation without holding a pointer.
+var ops struct {
+	sync.Mutex
+	all []*Op
 }
 
 // NewOp declares an operation kind.
 func NewOp(name string) *Op {
 	h := fnv.New64a()
 	h.Write([]byte(name))
-	return &Op{name: name, hash: h.Sum64()}
+	ops.Lock()
+	defer ops.Unlock()
+	o := &Op{name: name, hash: h.Sum64(), id: uint32(len(ops.all))}
+	ops.all = append(ops.all, o)
+	return o
+}
+
+// opNames returns the names of the ops declared so far, by id.
+func opNames() []string {
+	ops.Lock()
+	defer ops.Unlock()
+	names := make([]string, len(ops.all))
+	for i, o := range ops.all {
+		names[i] = o.name
+	}
+	return names
 }
 
 // String returns the operation's name.
