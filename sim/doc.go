@@ -85,6 +85,7 @@ var (
 	opRWTryLock   = sched.NewOp("RWMutex.TryLock")
 	opTryRLock    = sched.NewOp("RWMutex.TryRLock")
 	opWGAdd       = sched.NewOp("WaitGroup.Add")
+	opWGDone      = sched.NewOp("WaitGroup.Done")
 	opWGWait      = sched.NewOp("WaitGroup.Wait")
 	opCondWait    = sched.NewOp("Cond.Wait")
 	opCondSignal  = sched.NewOp("Cond.Signal")

@@ -1,6 +1,10 @@
 package sim
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/weftdev/weft/sched"
+)
 
 // A WaitGroup waits for a collection of goroutines to finish, like
 // sync.WaitGroup. Its zero value is ready to use.
@@ -18,10 +22,15 @@ type wgState struct {
 // Add adds delta, which may be negative, to the counter. When the counter
 // reaches zero, every goroutine blocked in Wait is released. A negative
 // counter panics.
-func (wg *WaitGroup) Add(delta int) {
+func (wg *WaitGroup) Add(delta int) { wg.add(opWGAdd, delta) }
+
+// Done decrements the counter by one.
+func (wg *WaitGroup) Done() { wg.add(opWGDone, -1) }
+
+func (wg *WaitGroup) add(op *sched.Op, delta int) {
 	if g := current(); g != nil {
 		s := stateOf(&wg.st, g)
-		g.Step(opWGAdd, s.id, nil)
+		g.Step(op, s.id, nil)
 		s.count += delta
 		if s.count < 0 {
 			panic("sync: negative WaitGroup counter")
@@ -33,9 +42,6 @@ func (wg *WaitGroup) Add(delta int) {
 	}
 	wg.wg.Add(delta)
 }
-
-// Done decrements the counter by one.
-func (wg *WaitGroup) Done() { wg.Add(-1) }
 
 // Wait blocks until the counter is zero.
 func (wg *WaitGroup) Wait() {

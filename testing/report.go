@@ -112,14 +112,23 @@ func writeTimeline(b *strings.Builder, r *sched.Result) {
 	}
 }
 
+// writeEvents writes events one a line, the one at index mark flagged.
+// Consecutive events of the same call (a blocking operation arrives, then
+// waits) show once.
 func writeEvents(b *strings.Builder, events []sched.Event, mark int) {
 	for i, e := range events {
 		m := " "
 		if i == mark {
 			m = ">"
+		} else if i+1 < len(events) && i+1 != mark && sameCall(e, events[i+1]) {
+			continue
 		}
 		fmt.Fprintf(b, "   %s %-8s %-28s %s\n", m, e.G, e.Op, orDash(e.Site))
 	}
+}
+
+func sameCall(a, b sched.Event) bool {
+	return a.G == b.G && a.N+1 == b.N && a.Op == b.Op && a.Site == b.Site && a.Site != ""
 }
 
 func writeLogs(b *strings.Builder, logs []string) {
