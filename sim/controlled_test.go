@@ -838,7 +838,8 @@ func tracedBody() {
 // tracedBodyLines maps the operations of tracedBody to the lines of its
 // source where they are performed.
 var tracedBodyLines = map[string][]int{
-	"WaitGroup.Add":  {3, 7}, // from the top of the function
+	"WaitGroup.Add":  {3}, // from the top of the function
+	"WaitGroup.Done": {7},
 	"go":             {5},
 	"Chan.Send":      {6},
 	"Chan.Recv":      {10, 11},
