@@ -48,38 +48,36 @@ type controlledCase interface {
 
 // OnSend is a Select case that sends v on c, then calls f (if not nil).
 func OnSend[T any](c *Chan[T], v T, f func()) Case {
-	x := Case{dir: caseSend, val: v}
-	if f != nil {
-		x.fn = f
+	if f == nil {
+		return chanCaseOf(c, caseSend, v, nil)
 	}
-	if c != nil {
-		x.ch = c
-	}
-	return x
+	return chanCaseOf(c, caseSend, v, f)
 }
 
 // OnRecv is a Select case that receives a value from c and passes it to f
 // (if not nil). From a closed channel it receives the zero value.
 func OnRecv[T any](c *Chan[T], f func(v T)) Case {
-	x := Case{dir: caseRecv}
-	if f != nil {
-		x.fn = f
+	if f == nil {
+		return chanCaseOf(c, caseRecv, nil, nil)
 	}
-	if c != nil {
-		x.ch = c
-	}
-	return x
+	return chanCaseOf(c, caseRecv, nil, f)
 }
 
 // OnRecvOK is a Select case like OnRecv that also passes whether the value
 // came from a send (false: c is closed and drained).
 func OnRecvOK[T any](c *Chan[T], f func(v T, ok bool)) Case {
-	x := Case{dir: caseRecv}
-	if f != nil {
-		x.fn = f
+	if f == nil {
+		return chanCaseOf(c, caseRecv, nil, nil)
 	}
+	return chanCaseOf(c, caseRecv, nil, f)
+}
+
+// chanCaseOf makes a case on c; fn is nil or a non-nil function, so that a
+// case without one holds a nil interface.
+func chanCaseOf[T any](c *Chan[T], dir caseDir, val, fn any) Case {
+	x := Case{dir: dir, val: val, fn: fn}
 	if c != nil {
-		x.ch = c
+		x.ch = c // a nil *Chan would make a non-nil interface
 	}
 	return x
 }
