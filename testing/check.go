@@ -87,13 +87,14 @@ func exploreTest(t *testing.T, body func(*T), cfg *config) {
 		}
 	}
 	start := time.Now()
-	f, err := find(body, cfg, progress)
+	f, executions, err := find(body, cfg, progress)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if f == nil {
 		if cfg.explore {
-			t.Logf("weft: no failure in %s of exploration (strategy %s, seed %#x)", time.Since(start).Round(time.Millisecond), cfg.strategy, cfg.seed)
+			t.Logf("weft: no failure in %d executions, %s (strategy %s, seed %#x)",
+				executions, time.Since(start).Round(time.Millisecond), cfg.strategy, cfg.seed)
 		}
 		return
 	}

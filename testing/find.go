@@ -40,18 +40,20 @@ func Find(body func(*T), opts ...Option) (*Finding, error) {
 	if err != nil {
 		return nil, err
 	}
-	return find(body, cfg, nil)
+	f, _, err := find(body, cfg, nil)
+	return f, err
 }
 
-// find runs the pipeline: explore, minimize, verify, trace.
-func find(body func(*T), cfg *config, progress func(time.Duration, int)) (*Finding, error) {
+// find runs the pipeline: explore, minimize, verify, trace. It also returns
+// how many executions the exploration ran.
+func find(body func(*T), cfg *config, progress func(time.Duration, int)) (*Finding, int, error) {
 	ec := cfg.exploreConfig()
 	ec.Progress = progress
 	sum, err := explore.Run(wrap(body, cfg.name, nil), ec)
 	if err != nil || sum.Finding == nil {
-		return nil, err
+		return nil, sum.Executions, err
 	}
-	return minimize(body, cfg, sum.Finding, sum.Executions), nil
+	return minimize(body, cfg, sum.Finding, sum.Executions), sum.Executions, nil
 }
 
 func minimize(body func(*T), cfg *config, found *explore.Finding, executions int) *Finding {
