@@ -85,6 +85,7 @@ type Result struct {
 type Event struct {
 	G    string // goroutine lineage
 	N    int    // the goroutine's event counter
+	Ops  int    // the goroutine's operation counter (see G.Ops)
 	Op   string
 	Obj  uint32 // the object operated on, numbered in order of first use; 0 for none
 	Site string // file:line of the user code that performed the operation
@@ -151,6 +152,7 @@ type choice struct {
 type tracePoint struct {
 	g    *G
 	n    int
+	ops  int
 	op   *Op
 	obj  uint32
 	site string
@@ -162,7 +164,8 @@ type G struct {
 	id       string // lineage: "0" for the root, "0.2" for its second child
 	idx      int    // creation order
 	children int
-	n        int    // events so far
+	n        int    // events (scheduling points) so far
+	ops      int    // operations so far: events but for continuations
 	wait     Waiter // what the pending operation waits for; nil: ready
 	op       *Op    // the pending operation
 	yield    bool
@@ -178,8 +181,16 @@ func (g *G) ID() string { return g.id }
 // Index returns the goroutine's position in creation order, from 0.
 func (g *G) Index() int { return g.idx }
 
-// Events returns how many events the goroutine has reached.
+// Events returns how many events (scheduling points) the goroutine has
+// reached. Schedules name their choices by it.
 func (g *G) Events() int { return g.n }
+
+// Ops returns how many operations the goroutine has begun: its events, but
+// for the continuations of an operation that waits (Park). Unlike Events,
+// it does not depend on whether an operation had to wait, so a free-running
+// recorder counts the same: a recorded access and its replayed twin are
+// the goroutine's same operation.
+func (g *G) Ops() int { return g.ops }
 
 // Op returns the goroutine's pending operation.
 func (g *G) Op() *Op { return g.op }
@@ -306,11 +317,20 @@ func (c *Controller) escaped(g *G) {
 // otherwise ends the goroutine (runtime.Goexit), so that deferred calls run
 // but nothing blocks.
 func (g *G) Step(op *Op, obj uint32, w Waiter) {
+	g.ops++
+	g.c.step(g, op, obj, w, false)
+}
+
+// Park is a scheduling point in the middle of the operation g began at its
+// last Step: g waits for w, as a WaitGroup.Wait that finds the counter
+// above zero does. It is an event, but not a new operation.
+func (g *G) Park(op *Op, obj uint32, w Waiter) {
 	g.c.step(g, op, obj, w, false)
 }
 
 // Yield is a scheduling point at which g asks to let other goroutines run.
 func (g *G) Yield(op *Op) {
+	g.ops++
 	g.c.step(g, op, 0, nil, true)
 }
 
@@ -329,7 +349,7 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, yield bool) {
 	c.mix(uint64(g.idx)<<32 ^ uint64(obj))
 	c.mix(op.hash)
 	if c.trace != nil {
-		c.trace = append(c.trace, tracePoint{g: g, n: g.n, op: op, obj: obj, site: CallerSite(1)})
+		c.trace = append(c.trace, tracePoint{g: g, n: g.n, ops: g.ops, op: op, obj: obj, site: CallerSite(1)})
 	}
 	// Publishes the controller state to the watchdog, and tells it the
 	// execution moves.
@@ -645,7 +665,7 @@ func (c *Controller) result() *Result {
 	if c.trace != nil {
 		r.Trace = make([]Event, len(c.trace))
 		for i, p := range c.trace {
-			r.Trace[i] = Event{G: p.g.id, N: p.n, Op: p.op.String(), Obj: p.obj, Site: p.site}
+			r.Trace[i] = Event{G: p.g.id, N: p.n, Ops: p.ops, Op: p.op.String(), Obj: p.obj, Site: p.site}
 		}
 		r.Schedule.annotate(r.Trace)
 	}

@@ -1075,3 +1075,34 @@ func TestControlledStateIsPerExecution(t *testing.T) {
 		t.Errorf("x %d, once calls %d", x.Load(), calls)
 	}
 }
+
+// An operation that waits is one operation whatever the schedule: the
+// goroutine's operation counter does not depend on whether it blocked,
+// although its event counter does.
+func TestControlledOperationCounterIgnoresWaiting(t *testing.T) {
+	body := func() {
+		var wg sim.WaitGroup
+		var v sim.Var[int]
+		wg.Go(func() { v.Store(1) })
+		wg.Wait()  // blocks, or not, by the schedule
+		v.Store(2) // the root's 4th operation: Add, go, Wait, this Store
+	}
+	events, ops := map[int]bool{}, map[int]bool{}
+	for seed := range uint64(100) {
+		r := sched.Run(body, explore.RandomWalk(seed), sched.Options{Trace: true})
+		if r.Failure != nil {
+			t.Fatal(r.Failure.Summary())
+		}
+		for _, e := range r.Trace {
+			if e.G == "0" && e.Op == "Var.Store" {
+				events[e.N], ops[e.Ops] = true, true
+			}
+		}
+	}
+	if len(ops) != 1 || !ops[4] {
+		t.Errorf("operation counters of the last Store: %v, want always 4", ops)
+	}
+	if len(events) < 2 {
+		t.Errorf("event counters %v: the Wait never blocked, the test shows nothing", events)
+	}
+}

@@ -43,7 +43,7 @@ func (o *Once) doSlow(f func()) {
 		switch {
 		case s.done:
 		case s.running:
-			g.Step(opOnce, s.id, (*finished)(s))
+			g.Park(opOnce, s.id, (*finished)(s))
 		default:
 			s.running = true
 			defer func() { s.running, s.done = false, true }()

@@ -37,7 +37,7 @@ func (rw *RWMutex) Lock() {
 		g.Step(opRWLock, s.id, (*noWriter)(s))
 		s.writer = true
 		if s.readers > 0 {
-			g.Step(opRWLockWait, s.id, (*noReaders)(s))
+			g.Park(opRWLockWait, s.id, (*noReaders)(s))
 		}
 		return
 	}
@@ -85,7 +85,7 @@ func (rw *RWMutex) RLock() {
 		}
 		t := &ticket{}
 		s.queued = append(s.queued, t)
-		g.Step(opRLockWait, s.id, t)
+		g.Park(opRLockWait, s.id, t)
 		return
 	}
 	rw.mu.RLock()

@@ -53,7 +53,7 @@ func (wg *WaitGroup) Wait() {
 		}
 		t := &ticket{}
 		s.waiters = append(s.waiters, t)
-		g.Step(opWGWait, s.id, t)
+		g.Park(opWGWait, s.id, t)
 		return
 	}
 	wg.wg.Wait()
