@@ -6,3 +6,9 @@ require (
 	github.com/google/pprof v0.0.0-20261105003125-4bf881d7fb0b
 	go.uber.org/goleak v1.3.0
 )
+
+require (
+	golang.org/x/mod v0.42.0 // indirect
+	golang.org/x/sync v0.24.0 // indirect
+	golang.org/x/tools v0.52.0 // indirect
+)

@@ -117,6 +117,12 @@ func (t *T) site() string {
 	}
 }
 
+func (t *T) errorCount() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.errors)
+}
+
 func sprintln(args ...any) string { return strings.TrimSuffix(fmt.Sprintln(args...), "\n") }
 
 // RunPlain runs body once under the real Go scheduler, without weft's

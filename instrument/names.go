@@ -1,0 +1,58 @@
+package instrument
+
+// replacements maps an import path, then an exported name of that package,
+// to what the rewritten code uses instead: an import name of importPaths
+// and a name in that package.
+var replacements = map[string]map[string][2]string{
+	"sync": names(simName,
+		"Mutex", "RWMutex", "WaitGroup", "Once", "Cond", "NewCond", "Map",
+		"OnceFunc", "OnceValue", "OnceValues"),
+	"sync/atomic": names(simName,
+		"Int32", "Int64", "Uint64", "Bool", "Pointer",
+		"AddInt32", "AddInt64", "AddUint32", "AddUint64", "AddUintptr",
+		"LoadInt32", "LoadInt64", "LoadUint32", "LoadUint64", "LoadUintptr", "LoadPointer",
+		"StoreInt32", "StoreInt64", "StoreUint32", "StoreUint64", "StoreUintptr", "StorePointer",
+		"SwapInt32", "SwapInt64", "SwapUint32", "SwapUint64", "SwapUintptr", "SwapPointer",
+		"CompareAndSwapInt32", "CompareAndSwapInt64", "CompareAndSwapUint32", "CompareAndSwapUint64",
+		"CompareAndSwapUintptr", "CompareAndSwapPointer",
+		"AndInt32", "AndInt64", "AndUint32", "AndUint64", "AndUintptr",
+		"OrInt32", "OrInt64", "OrUint32", "OrUint64", "OrUintptr"),
+	"time": names(simName,
+		"Sleep", "Now", "Since", "Until", "After", "AfterFunc", "NewTimer", "NewTicker", "Tick",
+		"Timer", "Ticker"),
+	"context": names(ctxName,
+		"Context", "CancelFunc", "CancelCauseFunc", "Background", "TODO",
+		"WithCancel", "WithCancelCause", "WithTimeout", "WithTimeoutCause",
+		"WithDeadline", "WithDeadlineCause", "WithValue", "WithoutCancel", "Cause", "AfterFunc"),
+	"math/rand": names(simName,
+		"Int", "Int31", "Int31n", "Int63", "Int63n", "Intn", "Uint32", "Uint64",
+		"Float32", "Float64", "Perm", "Shuffle"),
+	"math/rand/v2": names(simName,
+		"Int", "IntN", "Int32", "Int32N", "Int64", "Int64N", "Uint32", "Uint32N", "Uint64", "Uint64N",
+		"Float32", "Float64", "Perm", "Shuffle", "N"),
+	"runtime": {"Gosched": {simName, "Yield"}},
+}
+
+func names(imp string, ns ...string) map[string][2]string {
+	m := make(map[string][2]string, len(ns))
+	for _, n := range ns {
+		m[n] = [2]string{imp, n}
+	}
+	return m
+}
+
+// weftTypes are the types of the standard library whose values become
+// weft's, with the fields and methods that return channels: a channel read
+// from them is one of weft's.
+var weftTypes = map[string]bool{
+	"time.Timer":      true,
+	"time.Ticker":     true,
+	"context.Context": true,
+}
+
+// weftFuncs are the functions of the standard library whose channel
+// results become weft's.
+var weftFuncs = map[string]bool{
+	"time.After": true,
+	"time.Tick":  true,
+}
