@@ -99,18 +99,18 @@ func exploreTest(t *testing.T, body func(*T), cfg *config) {
 		return
 	}
 	path, werr := corpus.Write(cfg.dir, f.Entry)
-	t.Error(strings.TrimRight(report(f, path, werr), "\n"))
+	t.Error(strings.TrimRight(report(f, cfg.command, path, werr), "\n"))
 }
 
 // replayCommand is the go test command that replays a saved entry: its
 // subtest, in the current package.
-func replayCommand(testName, id string) string {
+func replayCommand(command, testName, id string) string {
 	var parts []string
 	for _, p := range strings.Split(testName, "/") {
 		parts = append(parts, "^"+regexp.QuoteMeta(p)+"$")
 	}
 	parts = append(parts, "^"+id+"$")
-	return fmt.Sprintf("go test -run '%s' %s", strings.Join(parts, "/"), packageDir())
+	return fmt.Sprintf("%s -run '%s' %s", command, strings.Join(parts, "/"), packageDir())
 }
 
 // packageDir returns the current directory (go test runs a package's tests

@@ -55,6 +55,7 @@ type config struct {
 	maxSteps     int
 	blockTimeout time.Duration
 	dir          string
+	command      string // the command that replays a saved entry: "go test", or "weft test" for instrumented tests
 
 	explore      bool // -explore
 	exploreIters int
@@ -72,6 +73,7 @@ func newConfig(name string, opts []Option, useFlags bool) (*config, error) {
 		depth:        explore.DefaultDepth,
 		maxSteps:     sched.DefaultMaxSteps,
 		blockTimeout: sched.DefaultBlockTimeout,
+		command:      "go test",
 	}
 	for _, o := range opts {
 		o(c)

@@ -8,7 +8,7 @@ import (
 )
 
 // report formats a Finding for the test log.
-func report(f *Finding, saved string, saveErr error) string {
+func report(f *Finding, command, saved string, saveErr error) string {
 	var b strings.Builder
 	found := f.Found
 	fmt.Fprintf(&b, "weft: found a failing schedule in execution %d (strategy %s, seed %#x", found.Iteration+1, found.Strategy, found.Seed)
@@ -35,7 +35,7 @@ func report(f *Finding, saved string, saveErr error) string {
 	}
 	id := saved[strings.LastIndexAny(saved, `/\`)+1:]
 	fmt.Fprintf(&b, "  saved: %s\n", saved)
-	fmt.Fprintf(&b, "  replay: %s\n", replayCommand(f.Entry.Test, id))
+	fmt.Fprintf(&b, "  replay: %s\n", replayCommand(command, f.Entry.Test, id))
 	return b.String()
 }
 

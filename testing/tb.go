@@ -30,6 +30,7 @@ type TB struct {
 func Test(t *testing.T, body func(*TB), opts ...Option) {
 	t.Helper()
 	var skipped atomic.Pointer[string]
+	opts = append([]Option{func(c *config) { c.command = "weft test" }}, opts...)
 	Check(t, func(wt *T) {
 		tb := &TB{TB: t, t: wt, name: t.Name(), skipped: &skipped}
 		defer tb.runCleanups()

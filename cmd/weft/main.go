@@ -1,5 +1,8 @@
 // Command weft is weft's command line.
 //
+//	weft test [-instrument=PATTERN] [go test flags] [packages]
+//	                           go test of unmodified packages, instrumented for weft
+//	weft overlay [packages]    the overlay file of those packages, for go test -overlay
 //	weft demo [example]        find, minimize, save and replay a bug of weft's examples, with real go test runs
 //	weft show FILE...          print saved schedules, checking their format
 //	weft list [DIR]            list the saved schedules under DIR (default testdata/weft)
@@ -14,6 +17,11 @@ import (
 )
 
 const usage = `usage:
+  weft test [-instrument=PATTERN] [go test flags] [packages]
+                                go test of packages written with plain Go: goroutines, channels,
+                                sync, sync/atomic, time, context and math/rand run under weft
+  weft overlay [-instrument=PATTERN] [packages]
+                                print the overlay file of those packages, for go test -overlay
   weft demo [-keep] [example]   find, minimize, save and replay a bug of weft's examples
   weft show FILE...             print saved schedules, checking their format
   weft list [DIR]               list saved schedules (default: testdata/weft)
@@ -31,6 +39,10 @@ func main() {
 	switch cmd, args := os.Args[1], os.Args[2:]; cmd {
 	case "demo":
 		err = demo(args)
+	case "test":
+		err = testCmd(args)
+	case "overlay":
+		err = overlayCmd(args)
 	case "show":
 		err = show(args)
 	case "list":

@@ -1,0 +1,275 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime/debug"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/weftdev/weft/instrument"
+)
+
+// goTestBoolFlags are the go test and test binary flags that take no value;
+// every other flag given as "-flag value" takes the next argument.
+var goTestBoolFlags = map[string]bool{
+	"a": true, "n": true, "x": true, "v": true, "race": true, "msan": true, "asan": true,
+	"cover": true, "short": true, "json": true, "failfast": true, "benchmem": true,
+	"fullpath": true, "trimpath": true, "work": true, "i": true, "c": true,
+	"explore": true, // weft's own, registered in the test binary
+}
+
+// testArgs is a weft test command line, split.
+type testArgs struct {
+	instrument []string // -instrument patterns
+	verbose    bool     // -v: list the sites left alone
+	goArgs     []string // flags for go test, in order
+	patterns   []string // packages to test
+}
+
+func parseTestArgs(args []string) (testArgs, error) {
+	var a testArgs
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
+		if !strings.HasPrefix(arg, "-") || arg == "-" {
+			a.patterns = append(a.patterns, arg)
+			continue
+		}
+		if arg == "--" {
+			a.goArgs = append(a.goArgs, args[i:]...)
+			break
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(arg, "-"), "=")
+		if name == "instrument" {
+			if !hasValue {
+				if i+1 == len(args) {
+					return a, errors.New("-instrument needs a package pattern")
+				}
+				i++
+				value = args[i]
+			}
+			a.instrument = append(a.instrument, strings.Split(value, ",")...)
+			continue
+		}
+		if name == "v" && (!hasValue || value == "true") {
+			a.verbose = true
+		}
+		a.goArgs = append(a.goArgs, arg)
+		if !hasValue && !goTestBoolFlags[name] && i+1 < len(args) {
+			i++
+			a.goArgs = append(a.goArgs, args[i])
+		}
+	}
+	if len(a.patterns) == 0 {
+		a.patterns = []string{"."}
+	}
+	return a, nil
+}
+
+// testCmd is weft test: go test of instrumented packages. It exits as go
+// test does.
+func testCmd(args []string) error {
+	code, err := runTest("", args, os.Stdout, os.Stderr)
+	if err != nil {
+		return err
+	}
+	if code != 0 {
+		os.Exit(code)
+	}
+	return nil
+}
+
+// runTest runs weft test in dir (the current directory if empty) and
+// returns go test's exit code.
+func runTest(dir string, args []string, stdout, stderr io.Writer) (int, error) {
+	a, err := parseTestArgs(args)
+	if err != nil {
+		return 0, err
+	}
+	overlay, err := makeOverlay(dir, a, stderr)
+	if err != nil {
+		return 0, err
+	}
+	cmd := exec.Command("go", append(append([]string{"test", "-overlay=" + overlay}, a.goArgs...), a.patterns...)...)
+	cmd.Dir = dir
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr
+	if err := cmd.Run(); err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			return exit.ExitCode(), nil
+		}
+		return 0, err
+	}
+	return 0, nil
+}
+
+// overlayCmd is weft overlay: it prints the overlay file for go test
+// -overlay.
+func overlayCmd(args []string) error {
+	a, err := parseTestArgs(args)
+	if err != nil {
+		return err
+	}
+	overlay, err := makeOverlay("", a, os.Stderr)
+	if err != nil {
+		return err
+	}
+	fmt.Println(overlay)
+	return nil
+}
+
+// makeOverlay rewrites the packages to test, and those named by
+// -instrument, and returns the path of an overlay file mapping their files
+// to the rewritten copies. The copies live in the user's cache directory,
+// named by a hash of their content and of weft's version, so a second run
+// rewrites nothing new. With verbose, the sites left alone are listed on w.
+func makeOverlay(workdir string, a testArgs, w io.Writer) (string, error) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("finding a cache directory: %w", err)
+	}
+	dir := filepath.Join(cache, "weft", "overlay")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	cfg := &packages.Config{
+		Mode: packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedSyntax |
+			packages.NeedTypes | packages.NeedTypesInfo | packages.NeedModule | packages.NeedImports,
+		Tests: true,
+		Dir:   workdir,
+	}
+	targets, err := packages.Load(cfg, a.patterns...)
+	if err != nil {
+		return "", fmt.Errorf("loading %s: %w", strings.Join(a.patterns, " "), err)
+	}
+	paths := map[string]bool{}
+	for _, p := range targets {
+		paths[p.PkgPath] = true
+		paths[strings.TrimSuffix(p.PkgPath, "_test")] = true
+	}
+	all := targets
+	if len(a.instrument) > 0 {
+		extra, err := packages.Load(cfg, a.instrument...)
+		if err != nil {
+			return "", fmt.Errorf("loading -instrument %s: %w", strings.Join(a.instrument, ","), err)
+		}
+		modcache := goEnv(workdir, "GOMODCACHE")
+		for _, p := range extra {
+			if p.Module == nil || len(p.GoFiles) > 0 && modcache != "" && strings.HasPrefix(p.GoFiles[0], modcache+string(filepath.Separator)) {
+				return "", fmt.Errorf("-instrument %s: %s is in the module cache or the standard library, which go test -overlay cannot replace; vendor it (go mod vendor) or point a replace directive at a copy of it", strings.Join(a.instrument, ","), p.PkgPath)
+			}
+			paths[p.PkgPath] = true
+		}
+		all = append(all, extra...)
+	}
+	version := weftVersion()
+	replace := map[string]string{}
+	var skips []instrument.Skip
+	seen := map[string]bool{}
+	for _, p := range all {
+		if strings.HasSuffix(p.ID, ".test") || !paths[strings.TrimSuffix(p.PkgPath, "_test")] {
+			continue
+		}
+		if len(p.Errors) > 0 {
+			return "", fmt.Errorf("%s: %v", p.PkgPath, p.Errors[0])
+		}
+		res, err := instrument.Package(p, instrument.Config{Instrumented: func(path string) bool { return paths[path] }})
+		if err != nil {
+			return "", err
+		}
+		for _, s := range res.Skips {
+			if key := s.String(); !seen[key] {
+				seen[key] = true
+				skips = append(skips, s)
+			}
+		}
+		for _, f := range res.Files {
+			if _, done := replace[f.Path]; done {
+				continue
+			}
+			sum := sha256.Sum256(append([]byte(version+"\x00"+f.Path+"\x00"), f.Source...))
+			name := filepath.Join(dir, hex.EncodeToString(sum[:12])+"-"+filepath.Base(f.Path))
+			if _, err := os.Stat(name); err != nil {
+				if err := writeAtomic(name, f.Source); err != nil {
+					return "", err
+				}
+			}
+			replace[f.Path] = name
+		}
+	}
+	if a.verbose {
+		sort.Slice(skips, func(i, j int) bool { return skips[i].String() < skips[j].String() })
+		for _, s := range skips {
+			fmt.Fprintf(w, "weft: left alone: %s\n", s)
+		}
+	}
+	data, err := json.MarshalIndent(struct{ Replace map[string]string }{replace}, "", "\t")
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(data)
+	overlay := filepath.Join(dir, "overlay-"+hex.EncodeToString(sum[:12])+".json")
+	if _, err := os.Stat(overlay); err != nil {
+		if err := writeAtomic(overlay, data); err != nil {
+			return "", err
+		}
+	}
+	return overlay, nil
+}
+
+// weftVersion identifies the build of weft that rewrites, for the cache
+// key: a changed rewriter must not reuse old rewrites.
+func weftVersion() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := info.Main.Version
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" || s.Key == "vcs.modified" {
+			v += " " + s.Value
+		}
+	}
+	if exe, err := os.Executable(); err == nil {
+		if st, err := os.Stat(exe); err == nil {
+			v += fmt.Sprintf(" %d %d", st.Size(), st.ModTime().UnixNano())
+		}
+	}
+	return v
+}
+
+func writeAtomic(name string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(name), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), name)
+}
+
+func goEnv(dir, name string) string {
+	cmd := exec.Command("go", "env", name)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
