@@ -1,0 +1,103 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/weftdev/weft/corpus"
+)
+
+// plainModule copies testdata/plain, packages written with plain Go only,
+// into a scratch module that uses this checkout of weft.
+func plainModule(t *testing.T) string {
+	t.Helper()
+	root, err := moduleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	gomod := "module example.com/plain\n\ngo 1.26\n\nrequire github.com/weftdev/weft v0.0.0\n\nreplace github.com/weftdev/weft => " + root + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum, _ := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err := os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(dir, os.DirFS("testdata/plain")); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// The kind of failure weft reports for each package's TestBug.
+var plainBugs = map[string]string{
+	"counter": "error",
+	"abba":    "deadlock",
+	"wakeup":  "deadlock",
+	"closed":  "panic",
+	"leak":    "leak",
+	"order":   "panic",
+	"timeout": "error",
+}
+
+// TestWeftTest explores packages written with plain Go through weft test:
+// each bug is found and saved, the saved schedule replays it, the fixed
+// twin passes, and plain go test of the same packages still works.
+func TestWeftTest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test several times")
+	}
+	dir := plainModule(t)
+	t.Setenv("GOFLAGS", "-mod=mod")
+	run := func(args ...string) (int, string) {
+		var out strings.Builder
+		code, err := runTest(dir, args, &out, &out)
+		if err != nil {
+			t.Fatalf("weft test %v: %v\n%s", args, err, out.String())
+		}
+		return code, out.String()
+	}
+
+	if code, out := run("-run", "TestFixed", "./..."); code != 0 {
+		t.Fatalf("weft test of the fixed twins failed:\n%s", out)
+	}
+	code, out := run("-run", "TestBug", "./...")
+	if code == 0 {
+		t.Fatalf("weft test found no bug:\n%s", out)
+	}
+	for pkg, kind := range plainBugs {
+		entries, err := corpus.List(filepath.Join(dir, pkg, "testdata", "weft", "TestBug"))
+		if err != nil || len(entries) != 1 || entries[0].Err != nil {
+			t.Errorf("%s: want one saved schedule, got %v (%v)\n%s", pkg, entries, err, out)
+			continue
+		}
+		if got := strings.Fields(entries[0].Entry.Failure)[0]; got != kind && got != kind+":" {
+			t.Errorf("%s: found %q, want a %s", pkg, entries[0].Entry.Failure, kind)
+		}
+	}
+	if !regexp.MustCompile(`replay: weft test -run '\^TestBug\$/\^[0-9a-f]{16}\$' \./counter`).MatchString(out) {
+		t.Errorf("no replay command in the report:\n%s", out)
+	}
+	// The report names the user's own files and lines.
+	if !strings.Contains(out, "counter.go:") || strings.Contains(out, "weftsim") {
+		t.Errorf("the report does not point at the original source:\n%s", out)
+	}
+
+	// Plain go test replays nothing of weft's and passes the fixed twins.
+	cmd := exec.Command("go", "test", "-run", "TestFixed", "./...")
+	cmd.Dir = dir
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("plain go test: %v\n%s", err, b)
+	}
+
+	// The saved schedules replay the bugs.
+	code, out = run("-run", "TestBug/[0-9a-f]{16}", "./...")
+	if code == 0 || strings.Count(out, "the saved schedule") != len(plainBugs) {
+		t.Fatalf("the saved schedules do not all fail:\n%s", out)
+	}
+}
