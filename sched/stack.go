@@ -15,6 +15,7 @@ import (
 var internalPrefixes = []string{
 	"github.com/weftdev/weft/sched.",
 	"github.com/weftdev/weft/sim.",
+	"github.com/weftdev/weft/sim/simctx.",
 	"github.com/weftdev/weft/explore.",
 	"github.com/weftdev/weft/internal/",
 	"github.com/weftdev/weft/testing.",
@@ -32,7 +33,7 @@ var internalDirs = func() []string {
 	var dirs []string
 	if _, file, _, ok := runtime.Caller(0); ok {
 		root := path.Dir(path.Dir(file))
-		for _, d := range []string{"sched", "sim", "explore", "internal/gls", "testing"} {
+		for _, d := range []string{"sched", "sim", "sim/simctx", "explore", "internal/gls", "testing"} {
 			dirs = append(dirs, root+"/"+d)
 		}
 	}

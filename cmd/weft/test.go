@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"sort"
 	"strings"
 
+	"golang.org/x/mod/modfile"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/weftdev/weft/instrument"
@@ -141,6 +143,144 @@ func makeOverlay(workdir string, a testArgs, w io.Writer) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
+	// A warm run needs no type checking: the overlay of the same sources,
+	// rewritten by the same weft, is in the cache already.
+	key, err := fingerprint(workdir, a)
+	if err != nil {
+		return "", err
+	}
+	memo := filepath.Join(dir, "run-"+key+".json")
+	if data, err := os.ReadFile(memo); err == nil {
+		var m memoized
+		if json.Unmarshal(data, &m) == nil && m.valid() {
+			if a.verbose {
+				for _, s := range m.Skips {
+					fmt.Fprintf(w, "weft: left alone: %s\n", s)
+				}
+			}
+			return m.Overlay, nil
+		}
+	}
+	overlay, skips, err := rewriteAll(workdir, dir, a)
+	if err != nil {
+		return "", err
+	}
+	if a.verbose {
+		for _, s := range skips {
+			fmt.Fprintf(w, "weft: left alone: %s\n", s)
+		}
+	}
+	m := memoized{Overlay: overlay, Skips: skips}
+	if data, err := json.Marshal(m); err == nil {
+		writeAtomic(memo, data) // a cache: failing to write it costs the next run time, nothing else
+	}
+	return overlay, nil
+}
+
+// memoized is the outcome of a rewrite, kept in the cache under the
+// fingerprint of its inputs.
+type memoized struct {
+	Overlay string
+	Skips   []string
+}
+
+func (m memoized) valid() bool {
+	data, err := os.ReadFile(m.Overlay)
+	if err != nil {
+		return false
+	}
+	var o struct{ Replace map[string]string }
+	if json.Unmarshal(data, &o) != nil {
+		return false
+	}
+	for _, f := range o.Replace {
+		if _, err := os.Stat(f); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// fingerprint digests what a rewrite depends on: weft's build, the
+// command's arguments, and the Go files of the main module and of the local
+// modules its go.mod replaces others with, by path, size and modification
+// time. It needs neither the go command nor type checking, which is what
+// makes a warm weft test nearly as fast as go test.
+func fingerprint(workdir string, a testArgs) (string, error) {
+	gomod, err := findGoMod(workdir)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%q\x00%q\x00", weftVersion(), a.patterns, a.instrument)
+	roots := []string{filepath.Dir(gomod)}
+	data, err := os.ReadFile(gomod)
+	if err != nil {
+		return "", err
+	}
+	if f, err := modfile.ParseLax(gomod, data, nil); err == nil {
+		for _, r := range f.Replace {
+			if modfile.IsDirectoryPath(r.New.Path) {
+				dir := r.New.Path
+				if !filepath.IsAbs(dir) {
+					dir = filepath.Join(filepath.Dir(gomod), dir)
+				}
+				roots = append(roots, dir)
+			}
+		}
+	}
+	for _, root := range roots {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			name := d.Name()
+			if d.IsDir() {
+				if path != root && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata") {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !strings.HasSuffix(name, ".go") && name != "go.mod" && name != "go.sum" && name != "go.work" {
+				return nil
+			}
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(h, "%s\x00%d\x00%d\x00", path, info.Size(), info.ModTime().UnixNano())
+			return nil
+		})
+		if err != nil {
+			return "", fmt.Errorf("reading the sources under %s: %w", root, err)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16]), nil
+}
+
+// findGoMod returns the go.mod of the module dir is in.
+func findGoMod(dir string) (string, error) {
+	if dir == "" {
+		dir = "."
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return filepath.Join(d, "go.mod"), nil
+		}
+		if filepath.Dir(d) == d {
+			return "", fmt.Errorf("%s is not in a Go module (no go.mod above it)", dir)
+		}
+	}
+}
+
+// rewriteAll loads and rewrites the packages, writes the rewritten files
+// and the overlay into dir, and returns the overlay's path and the sites
+// left alone.
+func rewriteAll(workdir, dir string, a testArgs) (string, []string, error) {
 	cfg := &packages.Config{
 		Mode: packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedSyntax |
 			packages.NeedTypes | packages.NeedTypesInfo | packages.NeedModule | packages.NeedImports,
@@ -149,7 +289,7 @@ func makeOverlay(workdir string, a testArgs, w io.Writer) (string, error) {
 	}
 	targets, err := packages.Load(cfg, a.patterns...)
 	if err != nil {
-		return "", fmt.Errorf("loading %s: %w", strings.Join(a.patterns, " "), err)
+		return "", nil, fmt.Errorf("loading %s: %w", strings.Join(a.patterns, " "), err)
 	}
 	paths := map[string]bool{}
 	for _, p := range targets {
@@ -160,12 +300,12 @@ func makeOverlay(workdir string, a testArgs, w io.Writer) (string, error) {
 	if len(a.instrument) > 0 {
 		extra, err := packages.Load(cfg, a.instrument...)
 		if err != nil {
-			return "", fmt.Errorf("loading -instrument %s: %w", strings.Join(a.instrument, ","), err)
+			return "", nil, fmt.Errorf("loading -instrument %s: %w", strings.Join(a.instrument, ","), err)
 		}
 		modcache := goEnv(workdir, "GOMODCACHE")
 		for _, p := range extra {
 			if p.Module == nil || len(p.GoFiles) > 0 && modcache != "" && strings.HasPrefix(p.GoFiles[0], modcache+string(filepath.Separator)) {
-				return "", fmt.Errorf("-instrument %s: %s is in the module cache or the standard library, which go test -overlay cannot replace; vendor it (go mod vendor) or point a replace directive at a copy of it", strings.Join(a.instrument, ","), p.PkgPath)
+				return "", nil, fmt.Errorf("-instrument %s: %s is in the module cache or the standard library, which go test -overlay cannot replace; vendor it (go mod vendor) or point a replace directive at a copy of it", strings.Join(a.instrument, ","), p.PkgPath)
 			}
 			paths[p.PkgPath] = true
 		}
@@ -180,11 +320,11 @@ func makeOverlay(workdir string, a testArgs, w io.Writer) (string, error) {
 			continue
 		}
 		if len(p.Errors) > 0 {
-			return "", fmt.Errorf("%s: %v", p.PkgPath, p.Errors[0])
+			return "", nil, fmt.Errorf("%s: %v", p.PkgPath, p.Errors[0])
 		}
 		res, err := instrument.Package(p, instrument.Config{Instrumented: func(path string) bool { return paths[path] }})
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
 		for _, s := range res.Skips {
 			if key := s.String(); !seen[key] {
@@ -200,30 +340,29 @@ func makeOverlay(workdir string, a testArgs, w io.Writer) (string, error) {
 			name := filepath.Join(dir, hex.EncodeToString(sum[:12])+"-"+filepath.Base(f.Path))
 			if _, err := os.Stat(name); err != nil {
 				if err := writeAtomic(name, f.Source); err != nil {
-					return "", err
+					return "", nil, err
 				}
 			}
 			replace[f.Path] = name
 		}
 	}
-	if a.verbose {
-		sort.Slice(skips, func(i, j int) bool { return skips[i].String() < skips[j].String() })
-		for _, s := range skips {
-			fmt.Fprintf(w, "weft: left alone: %s\n", s)
-		}
+	var lines []string
+	for _, s := range skips {
+		lines = append(lines, s.String())
 	}
+	sort.Strings(lines)
 	data, err := json.MarshalIndent(struct{ Replace map[string]string }{replace}, "", "\t")
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	sum := sha256.Sum256(data)
 	overlay := filepath.Join(dir, "overlay-"+hex.EncodeToString(sum[:12])+".json")
 	if _, err := os.Stat(overlay); err != nil {
 		if err := writeAtomic(overlay, data); err != nil {
-			return "", err
+			return "", nil, err
 		}
 	}
-	return overlay, nil
+	return overlay, lines, nil
 }
 
 // weftVersion identifies the build of weft that rewrites, for the cache
