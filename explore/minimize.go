@@ -2,6 +2,7 @@ package explore
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/weftdev/weft/sched"
@@ -145,16 +146,35 @@ func (r *recorder) Next(d *sched.Decision) *sched.G {
 func (r *recorder) Choose(g *sched.G, n int) int {
 	v := r.Strategy.Choose(g, n)
 	if r.used() {
-		for alt := range n {
-			if alt != v {
-				r.points = append(r.points, sched.Choice{Kind: sched.PickChoice, G: g.ID(), N: g.Events(), Value: alt, Of: n})
-			}
+		for _, alt := range pickAlternatives(v, n) {
+			r.points = append(r.points, sched.Choice{Kind: sched.PickChoice, G: g.ID(), N: g.Events(), Value: alt, Of: n})
 		}
 	}
 	if v != 0 {
 		r.seen++
 	}
 	return v
+}
+
+// pickAlternatives returns the values to try instead of v among n: all of
+// them for a small choice, the ends and the neighbours of v for a wide one
+// (a random number), which would otherwise swamp the search.
+func pickAlternatives(v, n int) []int {
+	var out []int
+	if n <= 8 {
+		for alt := range n {
+			if alt != v {
+				out = append(out, alt)
+			}
+		}
+		return out
+	}
+	for _, alt := range []int{0, v - 1, v + 1, n - 1} {
+		if alt >= 0 && alt < n && alt != v && !slices.Contains(out, alt) {
+			out = append(out, alt)
+		}
+	}
+	return out
 }
 
 // used reports whether the replayed schedule's choices have all been made.

@@ -24,13 +24,24 @@ var replacements = map[string]map[string][2]string{
 		"Context", "CancelFunc", "CancelCauseFunc", "Background", "TODO",
 		"WithCancel", "WithCancelCause", "WithTimeout", "WithTimeoutCause",
 		"WithDeadline", "WithDeadlineCause", "WithValue", "WithoutCancel", "Cause", "AfterFunc"),
-	"math/rand": names(simName,
-		"Int", "Int31", "Int31n", "Int63", "Int63n", "Intn", "Uint32", "Uint64",
-		"Float32", "Float64", "Perm", "Shuffle"),
-	"math/rand/v2": names(simName,
-		"Int", "IntN", "Int32", "Int32N", "Int64", "Int64N", "Uint32", "Uint32N", "Uint64", "Uint64N",
+	"math/rand": with(names(simName,
+		"Int", "Int31", "Int31n", "Int63", "Int63n", "Intn", "Float32", "Float64", "Perm", "Shuffle"),
+		// sim's Uint32 and Uint64 are atomic types.
+		"Uint32", simName, "RandUint32", "Uint64", simName, "RandUint64"),
+	"math/rand/v2": with(names(simName,
+		"Int", "IntN", "Int32N", "Int64N", "Uint", "UintN", "Uint32N", "Uint64N",
 		"Float32", "Float64", "Perm", "Shuffle", "N"),
+		"Int32", simName, "Int31", "Int64", simName, "Int63",
+		"Uint32", simName, "RandUint32", "Uint64", simName, "RandUint64"),
 	"runtime": {"Gosched": {simName, "Yield"}},
+}
+
+// with adds renamed entries to m: name, import, new name, ...
+func with(m map[string][2]string, renames ...string) map[string][2]string {
+	for i := 0; i+2 < len(renames); i += 3 {
+		m[renames[i]] = [2]string{renames[i+1], renames[i+2]}
+	}
+	return m
 }
 
 func names(imp string, ns ...string) map[string][2]string {

@@ -11,8 +11,7 @@ func Intn(n int) int {
 		panic("sim.Intn: invalid argument to Intn")
 	}
 	if g := current(); g != nil {
-		g.Step(opIntn, 0, nil)
-		return g.Choose(n)
+		return int(draw(g, opIntn, uint64(n)))
 	}
 	return rand.IntN(n)
 }

@@ -1,0 +1,252 @@
+package sim
+
+import (
+	"sync"
+
+	"github.com/weftdev/weft/sched"
+)
+
+// A Map is like a Go map[any]any but is safe for concurrent use by multiple
+// goroutines, like sync.Map. The zero Map is empty and ready to use. A Map
+// must not be copied after first use.
+//
+// In plain mode a Map is a sync.Map. Under control every method is one
+// event on the map, and the contents are the execution's own, like the
+// state of the other primitives: a Map starts empty in each execution that
+// uses it, and what plain mode stored is not seen under control, nor the
+// other way round. Range visits the entries in the order their keys were
+// inserted (a key deleted and stored again counts as new), so that an
+// execution replays exactly.
+type Map struct {
+	m  sync.Map
+	st *mapState
+}
+
+type mapState struct {
+	object
+	entries map[any]*mapEntry
+	order   []*mapEntry // in insertion order, deleted entries included
+	dead    int         // deleted entries in order
+}
+
+type mapEntry struct {
+	key, value any
+	deleted    bool
+}
+
+// The operations of Map, as events and traces name them.
+var (
+	opMapLoad          = sched.NewOp("Map.Load")
+	opMapStore         = sched.NewOp("Map.Store")
+	opMapLoadOrStore   = sched.NewOp("Map.LoadOrStore")
+	opMapLoadAndDelete = sched.NewOp("Map.LoadAndDelete")
+	opMapDelete        = sched.NewOp("Map.Delete")
+	opMapSwap          = sched.NewOp("Map.Swap")
+	opMapCAS           = sched.NewOp("Map.CompareAndSwap")
+	opMapCAD           = sched.NewOp("Map.CompareAndDelete")
+	opMapRange         = sched.NewOp("Map.Range")
+	opMapClear         = sched.NewOp("Map.Clear")
+)
+
+// state performs the event of op on m for g and returns m's state in g's
+// execution.
+func (m *Map) state(g *sched.G, op *sched.Op) *mapState {
+	s := stateOf(&m.st, g)
+	g.Step(op, s.id, nil)
+	return s
+}
+
+// Load returns the value stored in the map for a key, or nil if no value is
+// present. The ok result indicates whether value was found in the map.
+func (m *Map) Load(key any) (value any, ok bool) {
+	if g := current(); g != nil {
+		s := m.state(g, opMapLoad)
+		if e := s.entry(key); e != nil {
+			return e.value, true
+		}
+		return nil, false
+	}
+	return m.m.Load(key)
+}
+
+// Store sets the value for a key.
+func (m *Map) Store(key, value any) {
+	if g := current(); g != nil {
+		m.state(g, opMapStore).store(key, value)
+		return
+	}
+	m.m.Store(key, value)
+}
+
+// LoadOrStore returns the existing value for the key if present. Otherwise,
+// it stores and returns the given value. The loaded result is true if the
+// value was loaded, false if stored.
+func (m *Map) LoadOrStore(key, value any) (actual any, loaded bool) {
+	if g := current(); g != nil {
+		s := m.state(g, opMapLoadOrStore)
+		if e := s.entry(key); e != nil {
+			return e.value, true
+		}
+		s.store(key, value)
+		return value, false
+	}
+	return m.m.LoadOrStore(key, value)
+}
+
+// LoadAndDelete deletes the value for a key, returning the previous value if
+// any. The loaded result reports whether the key was present.
+func (m *Map) LoadAndDelete(key any) (value any, loaded bool) {
+	if g := current(); g != nil {
+		s := m.state(g, opMapLoadAndDelete)
+		if e := s.entry(key); e != nil {
+			s.delete(e)
+			return e.value, true
+		}
+		return nil, false
+	}
+	return m.m.LoadAndDelete(key)
+}
+
+// Delete deletes the value for a key. If the key is not in the map, Delete
+// does nothing.
+func (m *Map) Delete(key any) {
+	if g := current(); g != nil {
+		s := m.state(g, opMapDelete)
+		if e := s.entry(key); e != nil {
+			s.delete(e)
+		}
+		return
+	}
+	m.m.Delete(key)
+}
+
+// Swap swaps the value for a key and returns the previous value if any. The
+// loaded result reports whether the key was present.
+func (m *Map) Swap(key, value any) (previous any, loaded bool) {
+	if g := current(); g != nil {
+		s := m.state(g, opMapSwap)
+		if e := s.entry(key); e != nil {
+			previous, e.value = e.value, value
+			return previous, true
+		}
+		s.store(key, value)
+		return nil, false
+	}
+	return m.m.Swap(key, value)
+}
+
+// CompareAndSwap swaps the old and new values for key if the value stored in
+// the map is equal to old. The old value must be of a comparable type.
+func (m *Map) CompareAndSwap(key, old, new any) (swapped bool) {
+	if g := current(); g != nil {
+		s := m.state(g, opMapCAS)
+		if e := s.entry(key); e != nil && e.value == old {
+			e.value = new
+			return true
+		}
+		return false
+	}
+	return m.m.CompareAndSwap(key, old, new)
+}
+
+// CompareAndDelete deletes the entry for key if its value is equal to old.
+// The old value must be of a comparable type.
+//
+// If there is no current value for key in the map, CompareAndDelete returns
+// false (even if the old value is the nil interface value).
+func (m *Map) CompareAndDelete(key, old any) (deleted bool) {
+	if g := current(); g != nil {
+		s := m.state(g, opMapCAD)
+		if e := s.entry(key); e != nil && e.value == old {
+			s.delete(e)
+			return true
+		}
+		return false
+	}
+	return m.m.CompareAndDelete(key, old)
+}
+
+// Range calls f sequentially for each key and value present in the map. If f
+// returns false, range stops the iteration.
+//
+// In plain mode Range is sync.Map's, and need not correspond to any
+// consistent snapshot of the Map's contents. Under control Range is one
+// event, which takes a snapshot of the entries: f is then called on the
+// snapshot, in insertion order, and what f does to the map (its own events)
+// does not change which entries it visits nor their values, as sync.Map
+// allows. Range does not block other methods on the receiver; even f itself
+// may call any method on m.
+func (m *Map) Range(f func(key, value any) bool) {
+	if g := current(); g != nil {
+		s := m.state(g, opMapRange)
+		snap := make([]mapEntry, 0, len(s.entries))
+		for _, e := range s.order {
+			if !e.deleted {
+				snap = append(snap, mapEntry{key: e.key, value: e.value})
+			}
+		}
+		for _, e := range snap {
+			if !f(e.key, e.value) {
+				return
+			}
+		}
+		return
+	}
+	m.m.Range(f)
+}
+
+// Clear deletes all the entries, resulting in an empty Map.
+func (m *Map) Clear() {
+	if g := current(); g != nil {
+		s := m.state(g, opMapClear)
+		s.entries, s.order, s.dead = nil, nil, 0
+		return
+	}
+	m.m.Clear()
+}
+
+// nonEmpty is a map that is never empty and never written: a lookup in it
+// hashes the key, and panics on an unhashable one with the runtime error
+// sync.Map panics with (a lookup in an empty map panics with another).
+var nonEmpty = map[any]struct{}{nil: {}}
+
+// entry returns key's entry, or nil.
+func (s *mapState) entry(key any) *mapEntry {
+	if len(s.entries) == 0 {
+		_ = nonEmpty[key]
+		return nil
+	}
+	return s.entries[key]
+}
+
+// store adds or updates key's entry; a new key goes last in the order.
+func (s *mapState) store(key, value any) {
+	if e := s.entry(key); e != nil {
+		e.value = value
+		return
+	}
+	if s.entries == nil {
+		s.entries = make(map[any]*mapEntry)
+	}
+	e := &mapEntry{key: key, value: value}
+	s.entries[key] = e
+	s.order = append(s.order, e)
+}
+
+// delete removes entry e, and compacts the order once deleted entries are
+// most of it.
+func (s *mapState) delete(e *mapEntry) {
+	delete(s.entries, e.key)
+	e.deleted = true
+	s.dead++
+	if s.dead > 16 && s.dead > len(s.order)/2 {
+		live := s.order[:0]
+		for _, e := range s.order {
+			if !e.deleted {
+				live = append(live, e)
+			}
+		}
+		clear(s.order[len(live):])
+		s.order, s.dead = live, 0
+	}
+}
