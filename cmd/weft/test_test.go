@@ -13,7 +13,7 @@ import (
 
 // plainModule copies testdata/plain, packages written with plain Go only,
 // into a scratch module that uses this checkout of weft.
-func plainModule(t *testing.T) string {
+func plainModule(t testing.TB) string {
 	t.Helper()
 	root, err := moduleRoot()
 	if err != nil {
@@ -43,6 +43,7 @@ var plainBugs = map[string]string{
 	"leak":    "leak",
 	"order":   "panic",
 	"timeout": "error",
+	"ctxleak": "leak",
 }
 
 // TestWeftTest explores packages written with plain Go through weft test:
