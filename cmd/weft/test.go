@@ -101,7 +101,9 @@ func runTest(dir string, args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	cmd := exec.Command("go", append(append([]string{"test", "-overlay=" + overlay}, a.goArgs...), a.patterns...)...)
+	// The packages go before the flags: go test cannot tell whether a flag
+	// it does not know (-explore) takes a value.
+	cmd := exec.Command("go", append(append([]string{"test", "-overlay=" + overlay}, a.patterns...), a.goArgs...)...)
 	cmd.Dir = dir
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr
 	if err := cmd.Run(); err != nil {
