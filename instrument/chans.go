@@ -26,6 +26,9 @@ func (r *rewriter) weftChan(e ast.Expr, at ast.Node, what string) bool {
 // "" for weft's channels: those made, declared or returned by instrumented
 // code, and those of the standard library's types weft replaces.
 func (r *rewriter) rawChan(e ast.Expr) string {
+	if why := r.pinnedWhy(e); why != "" {
+		return why
+	}
 	switch e := ast.Unparen(e).(type) {
 	case *ast.Ident:
 		v, ok := r.objectOf(e).(*types.Var)

@@ -128,23 +128,27 @@ type rewriter struct {
 	temps int
 	goVer string // the file's Go language version, e.g. "go1.22"
 
-	tparams map[*ast.StarExpr]bool // the *testing.T of the file's test signatures
-	parents map[ast.Node]ast.Node
+	tparams  map[*ast.StarExpr]bool // the *testing.T of the file's test signatures
+	parents  map[ast.Node]ast.Node
+	pinned   map[types.Object]string // variables whose channel is handed to uninstrumented code, and why
+	keep     map[ast.Node]string     // their declarations and initializers, left alone
+	reported map[ast.Node]bool
 }
 
 func newRewriter(pkg *packages.Package, cfg Config, f *ast.File, src []byte) *rewriter {
 	r := &rewriter{
-		pkg:   pkg,
-		cfg:   cfg,
-		info:  pkg.TypesInfo,
-		fset:  pkg.Fset,
-		tf:    pkg.Fset.File(f.Pos()),
-		file:  f,
-		ed:    &edits{src: src},
-		used:  map[string]bool{},
-		gone:  map[*ast.Ident]bool{},
-		inits: map[*types.Var]ast.Expr{},
-		goVer: f.GoVersion,
+		pkg:      pkg,
+		cfg:      cfg,
+		info:     pkg.TypesInfo,
+		fset:     pkg.Fset,
+		tf:       pkg.Fset.File(f.Pos()),
+		file:     f,
+		ed:       &edits{src: src},
+		used:     map[string]bool{},
+		gone:     map[*ast.Ident]bool{},
+		inits:    map[*types.Var]ast.Expr{},
+		reported: map[ast.Node]bool{},
+		goVer:    f.GoVersion,
 	}
 	if r.goVer == "" && pkg.Module != nil && pkg.Module.GoVersion != "" {
 		r.goVer = "go" + pkg.Module.GoVersion
@@ -177,6 +181,7 @@ func (r *rewriter) sim(name string) string {
 // rewrite applies every rule to the file, children before parents.
 func (r *rewriter) rewrite() ([]byte, []Skip) {
 	r.collectInits()
+	r.pin()
 	var stack []ast.Node
 	ast.Inspect(r.file, func(n ast.Node) bool {
 		if n != nil {

@@ -23,7 +23,7 @@ func (r *rewriter) selector(n *ast.SelectorExpr) {
 		return
 	}
 	to, ok := replacements[pn.Imported().Path()][n.Sel.Name]
-	if !ok {
+	if !ok || r.kept(n) {
 		return
 	}
 	r.used[to[0]] = true
@@ -37,6 +37,9 @@ func (r *rewriter) ident(*ast.Ident) {}
 
 // chanType rewrites a channel type, of any direction, to *sim.Chan.
 func (r *rewriter) chanType(n *ast.ChanType) {
+	if r.kept(n) {
+		return
+	}
 	r.ed.replace(r.off(n.Begin), r.off(n.Value.Pos()), "*"+r.sim("Chan")+"[")
 	r.ed.insert(r.off(n.Value.End()), "]")
 }
@@ -74,7 +77,7 @@ func (r *rewriter) call(n *ast.CallExpr) {
 	switch id.Name {
 	case "make":
 		ct, ok := n.Args[0].(*ast.ChanType)
-		if !ok {
+		if !ok || r.kept(n) {
 			return
 		}
 		size := "0"

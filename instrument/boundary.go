@@ -1,0 +1,136 @@
+package instrument
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+)
+
+// A channel handed to a function of a package weft does not instrument
+// must stay a Go channel, or the call would not compile: the variable (or
+// field) it is stored in is pinned. Its declaration, the make that creates
+// it, the timer or ticker it comes from and every operation on it are left
+// alone, and reported.
+
+// pin collects the pinned variables of the file before the rewrite.
+func (r *rewriter) pin() {
+	r.pinned = map[types.Object]string{}
+	ast.Inspect(r.file, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		fn := r.callee(call)
+		if fn == nil || r.instrumented(fn.Pkg()) || replacements[fn.Pkg().Path()][fn.Name()] != [2]string{} {
+			return true
+		}
+		for _, arg := range call.Args {
+			if !r.carriesChan(arg) {
+				continue
+			}
+			if obj := r.root(arg); obj != nil && r.instrumented(obj.Pkg()) && r.pinned[obj] == "" {
+				r.pinned[obj] = fmt.Sprintf("it is handed to %s.%s, which weft does not instrument", fn.Pkg().Name(), fn.Name())
+			}
+		}
+		return true
+	})
+	if len(r.pinned) == 0 {
+		return
+	}
+	// Note the declarations and the initializers of the pinned variables.
+	r.keep = map[ast.Node]string{}
+	ast.Inspect(r.file, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.ValueSpec:
+			for i, id := range n.Names {
+				if why, ok := r.pinned[r.info.Defs[id]]; ok {
+					if n.Type != nil {
+						r.keep[n.Type] = why
+					}
+					if i < len(n.Values) {
+						r.keep[n.Values[i]] = why
+					}
+				}
+			}
+		case *ast.AssignStmt:
+			if len(n.Lhs) != len(n.Rhs) {
+				break
+			}
+			for i, l := range n.Lhs {
+				if why, ok := r.pinned[r.root(l)]; ok {
+					r.keep[n.Rhs[i]] = why
+				}
+			}
+		case *ast.Field:
+			for _, id := range n.Names {
+				if why, ok := r.pinned[r.info.Defs[id]]; ok {
+					r.keep[n.Type] = why
+				}
+			}
+		case *ast.KeyValueExpr: // a field of a composite literal
+			if id, ok := n.Key.(*ast.Ident); ok {
+				if why, ok := r.pinned[r.info.Uses[id]]; ok {
+					r.keep[n.Value] = why
+				}
+			}
+		}
+		return true
+	})
+}
+
+// carriesChan reports whether a value is a channel, or a timer or ticker
+// whose channel would be handed on.
+func (r *rewriter) carriesChan(e ast.Expr) bool {
+	if _, ok := r.typeOf(e).(*types.Chan); ok {
+		return true
+	}
+	return weftTypes[typeName(r.info.TypeOf(e))]
+}
+
+// root returns the variable or field an expression reads: x for x, x.C and
+// (x).f.
+func (r *rewriter) root(e ast.Expr) types.Object {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return r.objectOf(e)
+	case *ast.SelectorExpr:
+		if sel := r.info.Selections[e]; sel != nil && sel.Kind() == types.FieldVal {
+			if weftTypes[typeName(sel.Recv())] {
+				return r.root(e.X) // timer.C: the timer is what stays as it was
+			}
+			return sel.Obj()
+		}
+		return r.info.Uses[e.Sel]
+	}
+	return nil
+}
+
+// kept reports whether node n is inside a part of the file left alone for
+// a pinned variable, and reports the site the first time.
+func (r *rewriter) kept(n ast.Node) bool {
+	if len(r.keep) == 0 {
+		return false
+	}
+	for m := n; m != nil; m = r.parentOf(m) {
+		if why, ok := r.keep[m]; ok {
+			if !r.reported[m] {
+				r.reported[m] = true
+				r.skips = append(r.skips, Skip{Pos: r.fset.Position(m.Pos()), What: "channel", Why: why})
+			}
+			return true
+		}
+		switch m.(type) {
+		case ast.Stmt, ast.Decl:
+			return false
+		}
+	}
+	return false
+}
+
+// pinnedWhy returns why the channel e reads stays a Go channel, if pinned.
+func (r *rewriter) pinnedWhy(e ast.Expr) string {
+	if obj := r.root(e); obj != nil {
+		return r.pinned[obj]
+	}
+	return ""
+}

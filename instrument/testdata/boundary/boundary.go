@@ -1,0 +1,30 @@
+package boundary
+
+import (
+	"os"
+	"os/signal"
+	"time"
+)
+
+// Notify hands its channel to os/signal, which weft does not instrument:
+// the channel stays a Go channel, and so do the operations on it.
+func Notify(ours chan int) os.Signal {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt)
+	defer signal.Stop(sigs)
+	ours <- 1
+	select {
+	case s := <-sigs:
+		return s
+	default:
+	}
+	return <-sigs
+}
+
+// Wait hands a timer's channel on: the timer stays the time package's.
+func Wait(d time.Duration) time.Time {
+	t := time.NewTimer(d)
+	return waitOn(t.C)
+}
+
+func waitOn(c <-chan time.Time) time.Time { return <-c }
