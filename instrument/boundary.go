@@ -79,12 +79,14 @@ func (r *rewriter) pin() {
 }
 
 // carriesChan reports whether a value is a channel, or a timer or ticker
-// whose channel would be handed on.
+// whose channel would be handed on. (Contexts are converted instead: see
+// contextBoundary.)
 func (r *rewriter) carriesChan(e ast.Expr) bool {
 	if _, ok := r.typeOf(e).(*types.Chan); ok {
 		return true
 	}
-	return weftTypes[typeName(r.info.TypeOf(e))]
+	name := typeName(r.info.TypeOf(e))
+	return name == "time.Timer" || name == "time.Ticker"
 }
 
 // root returns the variable or field an expression reads: x for x, x.C and

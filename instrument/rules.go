@@ -1,6 +1,7 @@
 package instrument
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -65,8 +66,10 @@ func (r *rewriter) testingType(n *ast.StarExpr) {
 
 func (r *rewriter) isTestFile() bool { return strings.HasSuffix(r.tf.Name(), "_test.go") }
 
-// call rewrites the builtins that operate on channels: make, close, len, cap.
+// call rewrites the builtins that operate on channels (make, close, len,
+// cap), and converts contexts at the boundary with uninstrumented code.
 func (r *rewriter) call(n *ast.CallExpr) {
+	r.contextBoundary(n)
 	id, ok := n.Fun.(*ast.Ident)
 	if !ok {
 		return
@@ -384,3 +387,49 @@ func (r *rewriter) fixImports() {
 		r.ed.insert(r.off(r.file.Name.End()), strings.Join(add, ""))
 	}
 }
+
+// contextBoundary converts contexts where instrumented code calls code weft
+// does not instrument: a rewritten context handed to it becomes a standard
+// one (simctx.ToStd), and a standard context it returns becomes weft's
+// (simctx.FromStd), so that http.NewRequestWithContext(ctx, ...) and
+// ctx := req.Context() keep compiling and working.
+func (r *rewriter) contextBoundary(n *ast.CallExpr) {
+	fn := r.callee(n)
+	if fn == nil || r.instrumented(fn.Pkg()) || replacements[fn.Pkg().Path()][fn.Name()] != [2]string{} {
+		return
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() != nil && weftTypes[typeName(sig.Recv().Type())] {
+		return // a method of a type weft replaces: it is weft's now
+	}
+	for i, arg := range n.Args {
+		var pt types.Type
+		switch {
+		case sig.Variadic() && i >= sig.Params().Len()-1:
+			if n.Ellipsis.IsValid() {
+				continue
+			}
+			pt = sig.Params().At(sig.Params().Len() - 1).Type().(*types.Slice).Elem()
+		case i < sig.Params().Len():
+			pt = sig.Params().At(i).Type()
+		}
+		if typeName(pt) == "context.Context" && isContext(r.info.TypeOf(arg)) {
+			r.used[ctxName] = true
+			r.replace(arg, ctxName+".ToStd("+r.text(arg)+")")
+		}
+	}
+	if res := sig.Results(); res.Len() == 1 && typeName(res.At(0).Type()) == "context.Context" {
+		r.used[ctxName] = true
+		r.replace(n, ctxName+".FromStd("+r.text(n)+")")
+	} else if res.Len() > 1 {
+		for i := range res.Len() {
+			if typeName(res.At(i).Type()) == "context.Context" {
+				r.skip(n, "context", fmt.Sprintf("%s.%s returns a standard context among other results; convert it with simctx.FromStd", fn.Pkg().Name(), fn.Name()))
+			}
+		}
+	}
+}
+
+// isContext reports whether a value's type is context.Context, which the
+// rewrite turns into weft's.
+func isContext(t types.Type) bool { return typeName(t) == "context.Context" }

@@ -1,6 +1,8 @@
 package boundary
 
 import (
+	"context"
+	"net/http"
 	"os"
 	"os/signal"
 	"time"
@@ -28,3 +30,16 @@ func Wait(d time.Duration) time.Time {
 }
 
 func waitOn(c <-chan time.Time) time.Time { return <-c }
+
+// Fetch hands its context to net/http and takes one back from it: the
+// contexts are converted at the boundary.
+func Fetch(ctx context.Context, url string) (context.Context, error) {
+	req, err := http.NewRequestWithContext(ctx, "GET", url, nil)
+	if err != nil {
+		return nil, err
+	}
+	back := req.Context()
+	ctx2, cancel := context.WithTimeout(back, time.Second)
+	defer cancel()
+	return ctx2, nil
+}
