@@ -3,7 +3,9 @@ package instrument
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
+	"strings"
 )
 
 // A channel handed to a function of a package weft does not instrument
@@ -25,7 +27,7 @@ func (r *rewriter) pin() {
 			return true
 		}
 		for _, arg := range call.Args {
-			if !r.carriesChan(arg) {
+			if !r.carriesChan(arg) && !r.carriesSync(arg) {
 				continue
 			}
 			if obj := r.root(arg); obj != nil && r.instrumented(obj.Pkg()) && r.pinned[obj] == "" {
@@ -89,10 +91,22 @@ func (r *rewriter) carriesChan(e ast.Expr) bool {
 	return name == "time.Timer" || name == "time.Ticker"
 }
 
-// root returns the variable or field an expression reads: x for x, x.C and
-// (x).f.
+// carriesSync reports whether a value is (a pointer to) one of sync's types
+// that weft replaces: handed to code that expects sync's, it must stay so.
+func (r *rewriter) carriesSync(e ast.Expr) bool {
+	name := typeName(r.info.TypeOf(e))
+	pkg, typ, _ := strings.Cut(name, ".")
+	return pkg == "sync" && replacements["sync"][typ] != [2]string{} && typ != "NewCond"
+}
+
+// root returns the variable or field an expression reads: x for x, &x, x.C
+// and (x).f.
 func (r *rewriter) root(e ast.Expr) types.Object {
 	switch e := ast.Unparen(e).(type) {
+	case *ast.UnaryExpr:
+		if e.Op == token.AND {
+			return r.root(e.X)
+		}
 	case *ast.Ident:
 		return r.objectOf(e)
 	case *ast.SelectorExpr:

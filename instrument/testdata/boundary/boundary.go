@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"sync"
 	"time"
 )
 
@@ -43,3 +44,26 @@ func Fetch(ctx context.Context, url string) (context.Context, error) {
 	defer cancel()
 	return ctx2, nil
 }
+
+// Lock hands a mutex to code that expects sync's own: it stays a
+// sync.Mutex, and its uses are not controlled.
+func Lock(handoff func(*sync.Mutex)) {
+	var mu sync.Mutex
+	var other sync.Mutex
+	other.Lock()
+	defer other.Unlock()
+	lockIt(&mu)
+	_ = handoff
+}
+
+func lockIt(mu *sync.Mutex) { mu.Lock(); mu.Unlock() }
+
+// Once hands a WaitGroup to a function of another package.
+func Once() {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done() }()
+	wait(&wg)
+}
+
+func wait(w interface{ Wait() }) { w.Wait() }
