@@ -105,7 +105,7 @@ func (r *rewriter) call(n *ast.CallExpr) {
 
 // receive rewrites <-ch to ch.Recv().
 func (r *rewriter) receive(n *ast.UnaryExpr, parent ast.Node) {
-	if _, ok := r.parentOf(parent).(*ast.CommClause); ok {
+	if r.isComm(parent) {
 		return // a select's case: the select rewrites it
 	}
 	if !r.weftChan(n.X, n, "receive") {
@@ -116,7 +116,7 @@ func (r *rewriter) receive(n *ast.UnaryExpr, parent ast.Node) {
 
 // send rewrites ch <- v to ch.Send(v).
 func (r *rewriter) send(n *ast.SendStmt) {
-	if _, ok := r.parentOf(n).(*ast.CommClause); ok {
+	if r.isComm(n) {
 		return
 	}
 	if !r.weftChan(n.Chan, n, "send") {
@@ -134,13 +134,20 @@ func (r *rewriter) commaOK(n ast.Node, lhs, rhs []ast.Expr) {
 	if !ok || u.Op != token.ARROW {
 		return
 	}
-	if _, ok := r.parentOf(n).(*ast.CommClause); ok {
+	if r.isComm(n) {
 		return
 	}
 	if !r.weftChan(u.X, u, "") {
 		return
 	}
 	r.replace(rhs[0], "("+r.text(u.X)+").RecvOK()")
+}
+
+// isComm reports whether statement n is the communication of a select
+// case (not a statement of its body).
+func (r *rewriter) isComm(n ast.Node) bool {
+	cc, ok := r.parentOf(n).(*ast.CommClause)
+	return ok && cc.Comm == n
 }
 
 // rangeChan rewrites a range loop over a channel to a loop of receives.

@@ -36,14 +36,15 @@ func plainModule(t testing.TB) string {
 
 // The kind of failure weft reports for each package's TestBug.
 var plainBugs = map[string]string{
-	"counter": "error",
-	"abba":    "deadlock",
-	"wakeup":  "deadlock",
-	"closed":  "panic",
-	"leak":    "leak",
-	"order":   "panic",
-	"timeout": "error",
-	"ctxleak": "leak",
+	"counter":    "error",
+	"abba":       "deadlock",
+	"wakeup":     "deadlock",
+	"closed":     "panic",
+	"leak":       "leak",
+	"order":      "panic",
+	"timeout":    "error",
+	"ctxleak":    "leak",
+	"constructs": "error",
 }
 
 // TestWeftTest explores packages written with plain Go through weft test:

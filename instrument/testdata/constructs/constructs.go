@@ -106,3 +106,16 @@ func Spawn(h *Hub, f func(int, ...string), xs []string) {
 		select {}
 	}
 }
+
+// Relay sends and receives in the bodies of select cases, not only in
+// their communications.
+func Relay(in, out chan int, quit chan struct{}) {
+	select {
+	case v := <-in:
+		out <- v
+		<-quit
+	case <-quit:
+		v, ok := <-in
+		_, _ = v, ok
+	}
+}
