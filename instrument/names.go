@@ -8,7 +8,7 @@ var replacements = map[string]map[string][2]string{
 		"Mutex", "RWMutex", "WaitGroup", "Once", "Cond", "NewCond", "Map",
 		"OnceFunc", "OnceValue", "OnceValues"),
 	"sync/atomic": names(simName,
-		"Int32", "Int64", "Uint64", "Bool", "Pointer",
+		"Int32", "Int64", "Uint32", "Uint64", "Uintptr", "Bool", "Pointer", "Value",
 		"AddInt32", "AddInt64", "AddUint32", "AddUint64", "AddUintptr",
 		"LoadInt32", "LoadInt64", "LoadUint32", "LoadUint64", "LoadUintptr", "LoadPointer",
 		"StoreInt32", "StoreInt64", "StoreUint32", "StoreUint64", "StoreUintptr", "StorePointer",

@@ -121,3 +121,73 @@ func (x *Pointer[T]) CompareAndSwap(old, new *T) bool {
 	access(&x.st, opAtomicCAS)
 	return x.v.CompareAndSwap(old, new)
 }
+
+// A Uint32 is an atomic uint32.
+type Uint32 struct {
+	v  atomic.Uint32
+	st *varState
+}
+
+// Load atomically loads and returns the value.
+func (x *Uint32) Load() uint32 { access(&x.st, opAtomicLoad); return x.v.Load() }
+
+// Store atomically stores v.
+func (x *Uint32) Store(v uint32) { access(&x.st, opAtomicStore); x.v.Store(v) }
+
+// Swap atomically stores new and returns the previous value.
+func (x *Uint32) Swap(new uint32) uint32 { access(&x.st, opAtomicSwap); return x.v.Swap(new) }
+
+// CompareAndSwap executes the compare-and-swap operation for x.
+func (x *Uint32) CompareAndSwap(old, new uint32) bool {
+	access(&x.st, opAtomicCAS)
+	return x.v.CompareAndSwap(old, new)
+}
+
+// Add atomically adds delta and returns the new value.
+func (x *Uint32) Add(delta uint32) uint32 { access(&x.st, opAtomicAdd); return x.v.Add(delta) }
+
+// A Uintptr is an atomic uintptr.
+type Uintptr struct {
+	v  atomic.Uintptr
+	st *varState
+}
+
+// Load atomically loads and returns the value.
+func (x *Uintptr) Load() uintptr { access(&x.st, opAtomicLoad); return x.v.Load() }
+
+// Store atomically stores v.
+func (x *Uintptr) Store(v uintptr) { access(&x.st, opAtomicStore); x.v.Store(v) }
+
+// Swap atomically stores new and returns the previous value.
+func (x *Uintptr) Swap(new uintptr) uintptr { access(&x.st, opAtomicSwap); return x.v.Swap(new) }
+
+// CompareAndSwap executes the compare-and-swap operation for x.
+func (x *Uintptr) CompareAndSwap(old, new uintptr) bool {
+	access(&x.st, opAtomicCAS)
+	return x.v.CompareAndSwap(old, new)
+}
+
+// Add atomically adds delta and returns the new value.
+func (x *Uintptr) Add(delta uintptr) uintptr { access(&x.st, opAtomicAdd); return x.v.Add(delta) }
+
+// A Value holds a value of one concrete type, loaded and stored atomically,
+// like atomic.Value: the same panics on nil and on inconsistent types.
+type Value struct {
+	v  atomic.Value
+	st *varState
+}
+
+// Load returns the value set by the most recent Store, or nil.
+func (x *Value) Load() any { access(&x.st, opAtomicLoad); return x.v.Load() }
+
+// Store sets the value to v.
+func (x *Value) Store(v any) { access(&x.st, opAtomicStore); x.v.Store(v) }
+
+// Swap stores new and returns the previous value, or nil.
+func (x *Value) Swap(new any) any { access(&x.st, opAtomicSwap); return x.v.Swap(new) }
+
+// CompareAndSwap executes the compare-and-swap operation for x.
+func (x *Value) CompareAndSwap(old, new any) bool {
+	access(&x.st, opAtomicCAS)
+	return x.v.CompareAndSwap(old, new)
+}
