@@ -75,6 +75,9 @@ func Package(pkg *packages.Package, cfg Config) (*Result, error) {
 	if len(pkg.Errors) > 0 {
 		return nil, fmt.Errorf("instrument: %s: %v", pkg.PkgPath, pkg.Errors[0])
 	}
+	if len(pkg.CompiledGoFiles) == 0 {
+		return &Result{}, nil // a package of test files only, in its non-test variant
+	}
 	if pkg.TypesInfo == nil || len(pkg.Syntax) == 0 {
 		return nil, fmt.Errorf("instrument: %s: loaded without syntax or type information", pkg.PkgPath)
 	}

@@ -1,6 +1,7 @@
 package weft
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -47,6 +48,17 @@ func Check(t *testing.T, body func(*T), opts ...Option) {
 		// A malformed file is reported, but is no saved failure.
 		corpusFails = corpusFails || (!ok && f.Err == nil)
 	}
+	if cfg.inline {
+		// An instrumented test explores in the test itself, so that
+		// go test -run TestX/sub selects the test's own subtests (TB.Run),
+		// unless the pattern names a saved schedule.
+		if corpusFails {
+			t.Log("weft: a saved schedule fails; fix that first")
+		} else if !selectsEntry(files) {
+			exploreTest(t, body, cfg)
+		}
+		return
+	}
 	t.Run("explore", func(t *testing.T) {
 		t.Helper()
 		if corpusFails {
@@ -56,6 +68,25 @@ func Check(t *testing.T, body func(*T), opts ...Option) {
 		}
 		exploreTest(t, body, cfg)
 	})
+}
+
+// selectsEntry reports whether go test's -run pattern selects one of the
+// saved schedules by its id, below the test's own name.
+func selectsEntry(files []corpus.File) bool {
+	f := flag.Lookup("test.run")
+	if f == nil {
+		return false
+	}
+	pats := splitPattern(f.Value.String())
+	if len(pats) < 2 {
+		return false
+	}
+	for _, file := range files {
+		if ok, err := regexp.MatchString(pats[1], file.ID); err == nil && ok {
+			return true
+		}
+	}
+	return false
 }
 
 func replayEntry(t *testing.T, body func(*T), cfg *config, f corpus.File) {

@@ -56,6 +56,7 @@ type config struct {
 	blockTimeout time.Duration
 	dir          string
 	command      string // the command that replays a saved entry: "go test", or "weft test" for instrumented tests
+	inline       bool   // explore in the test itself, not a subtest: for instrumented tests
 
 	explore      bool // -explore
 	exploreIters int

@@ -1,8 +1,11 @@
 package weft
 
 import (
+	"flag"
 	"fmt"
+	"regexp"
 	"runtime"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -30,7 +33,7 @@ type TB struct {
 func Test(t *testing.T, body func(*TB), opts ...Option) {
 	t.Helper()
 	var skipped atomic.Pointer[string]
-	opts = append([]Option{func(c *config) { c.command = "weft test" }}, opts...)
+	opts = append([]Option{func(c *config) { c.command, c.inline = "weft test", true }}, opts...)
 	Check(t, func(wt *T) {
 		tb := &TB{TB: t, t: wt, name: t.Name(), skipped: &skipped}
 		defer tb.runCleanups()
@@ -126,16 +129,76 @@ func (tb *TB) runCleanups() {
 }
 
 // Run runs f as a subtest named name, inside the execution: its goroutines
-// and events are part of the parent's schedule. It reports whether the
-// subtest passed.
+// and events are part of the parent's schedule. As with testing.T.Run, a
+// subtest that go test's -run or -skip flags leave out does not run. It
+// reports whether the subtest passed.
 func (tb *TB) Run(name string, f func(*TB)) bool {
-	sub := &TB{TB: tb.TB, t: tb.t, name: tb.name + "/" + name, skipped: tb.skipped}
+	sub := &TB{TB: tb.TB, t: tb.t, name: tb.name + "/" + rewriteSubName(name), skipped: tb.skipped}
+	if !selected(sub.name) {
+		return true
+	}
 	before := tb.t.errorCount()
 	func() {
 		defer sub.runCleanups()
 		f(sub)
 	}()
 	return tb.t.errorCount() == before
+}
+
+// rewriteSubName makes a subtest name as testing does: spaces become
+// underscores.
+func rewriteSubName(name string) string { return strings.ReplaceAll(name, " ", "_") }
+
+// selected reports whether go test's -run and -skip flags select the test
+// named name (its elements separated by slashes), as they select subtests.
+func selected(name string) bool {
+	elems := strings.Split(name, "/")
+	match := func(flagName string) (bool, bool) {
+		f := flag.Lookup(flagName)
+		if f == nil || f.Value.String() == "" {
+			return false, false
+		}
+		pats := splitPattern(f.Value.String())
+		for i, p := range pats {
+			if i >= len(elems) {
+				break
+			}
+			if ok, err := regexp.MatchString(p, elems[i]); err != nil || !ok {
+				return false, true
+			}
+		}
+		return true, true
+	}
+	if ok, set := match("test.run"); set && !ok {
+		return false
+	}
+	if ok, set := match("test.skip"); set && ok {
+		return false
+	}
+	return true
+}
+
+// splitPattern splits a -run pattern at the slashes outside brackets and
+// parentheses, as go test does.
+func splitPattern(p string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '\\':
+			i++
+		case '[', '(':
+			depth++
+		case ']', ')':
+			depth--
+		case '/':
+			if depth == 0 {
+				out = append(out, p[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, p[start:])
 }
 
 // Parallel does nothing: an instrumented test that calls t.Parallel() as

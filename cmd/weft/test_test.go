@@ -68,6 +68,13 @@ func TestWeftTest(t *testing.T) {
 	if code, out := run("-run", "TestFixed", "./..."); code != 0 {
 		t.Fatalf("weft test of the fixed twins failed:\n%s", out)
 	}
+	// Subtests are selected as go test selects them.
+	if code, out := run("-run", "TestSub/good", "./subtests"); code != 0 {
+		t.Errorf("weft test -run TestSub/good ran the failing subtest:\n%s", out)
+	}
+	if code, out := run("-run", "TestSub/bad", "./subtests"); code == 0 || !strings.Contains(out, "always fails") {
+		t.Errorf("weft test -run TestSub/bad did not fail:\n%s", out)
+	}
 	code, out := run("-run", "TestBug", "./...")
 	if code == 0 {
 		t.Fatalf("weft test found no bug:\n%s", out)
