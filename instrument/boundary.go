@@ -17,6 +17,7 @@ import (
 // pin collects the pinned variables of the file before the rewrite.
 func (r *rewriter) pin() {
 	r.pinned = map[types.Object]string{}
+	r.keep = map[ast.Node]string{}
 	ast.Inspect(r.file, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok {
@@ -30,8 +31,40 @@ func (r *rewriter) pin() {
 			if !r.carriesChan(arg) && !r.carriesSync(arg) {
 				continue
 			}
+			if c, ok := ast.Unparen(arg).(*ast.CallExpr); ok {
+				// time.After(d) handed on: it stays the time package's.
+				if f := r.callee(c); f != nil && weftFuncs[f.Pkg().Path()+"."+f.Name()] {
+					r.keepNode(c, fmt.Sprintf("it is handed to %s.%s, which weft does not instrument", fn.Pkg().Name(), fn.Name()))
+				}
+				continue
+			}
 			if obj := r.root(arg); obj != nil && r.instrumented(obj.Pkg()) && r.pinned[obj] == "" {
 				r.pinned[obj] = fmt.Sprintf("it is handed to %s.%s, which weft does not instrument", fn.Pkg().Name(), fn.Name())
+			}
+		}
+		return true
+	})
+	// A variable declared with a channel type and given a channel that
+	// comes from uninstrumented code keeps the Go channel type.
+	ast.Inspect(r.file, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.ValueSpec:
+			for i, id := range n.Names {
+				if n.Type != nil && i < len(n.Values) && r.carriesChan(n.Values[i]) {
+					if why := r.rawChan(n.Values[i]); why != "" {
+						r.pinned[r.info.Defs[id]] = why
+					}
+				}
+			}
+		case *ast.AssignStmt:
+			if n.Tok == token.ASSIGN && len(n.Lhs) == len(n.Rhs) {
+				for i, l := range n.Lhs {
+					if obj := r.root(l); obj != nil && r.instrumented(obj.Pkg()) && r.carriesChan(n.Rhs[i]) {
+						if why := r.rawChan(n.Rhs[i]); why != "" {
+							r.pinned[obj] = why
+						}
+					}
+				}
 			}
 		}
 		return true
@@ -40,17 +73,16 @@ func (r *rewriter) pin() {
 		return
 	}
 	// Note the declarations and the initializers of the pinned variables.
-	r.keep = map[ast.Node]string{}
 	ast.Inspect(r.file, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.ValueSpec:
 			for i, id := range n.Names {
 				if why, ok := r.pinned[r.info.Defs[id]]; ok {
 					if n.Type != nil {
-						r.keep[n.Type] = why
+						r.keepNode(n.Type, why)
 					}
 					if i < len(n.Values) {
-						r.keep[n.Values[i]] = why
+						r.keepNode(n.Values[i], why)
 					}
 				}
 			}
@@ -60,24 +92,32 @@ func (r *rewriter) pin() {
 			}
 			for i, l := range n.Lhs {
 				if why, ok := r.pinned[r.root(l)]; ok {
-					r.keep[n.Rhs[i]] = why
+					r.keepNode(n.Rhs[i], why)
 				}
 			}
 		case *ast.Field:
 			for _, id := range n.Names {
 				if why, ok := r.pinned[r.info.Defs[id]]; ok {
-					r.keep[n.Type] = why
+					r.keepNode(n.Type, why)
 				}
 			}
 		case *ast.KeyValueExpr: // a field of a composite literal
 			if id, ok := n.Key.(*ast.Ident); ok {
 				if why, ok := r.pinned[r.info.Uses[id]]; ok {
-					r.keep[n.Value] = why
+					r.keepNode(n.Value, why)
 				}
 			}
 		}
 		return true
 	})
+}
+
+// keepNode leaves node n as it is.
+func (r *rewriter) keepNode(n ast.Node, why string) {
+	if r.keep == nil {
+		r.keep = map[ast.Node]string{}
+	}
+	r.keep[n] = why
 }
 
 // carriesChan reports whether a value is a channel, or a timer or ticker

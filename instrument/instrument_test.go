@@ -3,6 +3,7 @@ package instrument_test
 import (
 	"bytes"
 	"flag"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,13 +36,21 @@ func scratch(t *testing.T, name string) string {
 	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
 	must(t, err)
 	must(t, os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644))
-	files, err := filepath.Glob(filepath.Join("testdata", name, "*.go"))
+	// Subdirectories are packages weft does not instrument, for the
+	// boundaries; golden files are not copied.
+	src := os.DirFS(filepath.Join("testdata", name))
+	err = fs.WalkDir(src, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return err
+		}
+		data, err := fs.ReadFile(src, path)
+		if err != nil {
+			return err
+		}
+		must(t, os.MkdirAll(filepath.Join(dir, filepath.Dir(path)), 0o755))
+		return os.WriteFile(filepath.Join(dir, path), data, 0o644)
+	})
 	must(t, err)
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		must(t, err)
-		must(t, os.WriteFile(filepath.Join(dir, filepath.Base(f)), data, 0o644))
-	}
 	return dir
 }
 
@@ -67,8 +76,8 @@ func rewrite(t *testing.T, dir string) (map[string][]byte, []instrument.Skip) {
 	out := map[string][]byte{}
 	var skips []instrument.Skip
 	for _, p := range pkgs {
-		if strings.HasSuffix(p.ID, ".test") {
-			continue // the generated test main
+		if strings.HasSuffix(p.ID, ".test") || strings.Count(strings.TrimSuffix(p.PkgPath, "_test"), "/") > 1 {
+			continue // the generated test main, and the packages not instrumented
 		}
 		res, err := instrument.Package(p, instrument.Config{})
 		must(t, err)

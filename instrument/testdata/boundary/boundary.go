@@ -7,6 +7,8 @@ import (
 	"os/signal"
 	"sync"
 	"time"
+
+	"example.com/boundary/ext"
 )
 
 // Notify hands its channel to os/signal, which weft does not instrument:
@@ -67,3 +69,19 @@ func Once() {
 }
 
 func wait(w interface{ Wait() }) { w.Wait() }
+
+// External hands weft's values to a package weft does not instrument, and
+// takes a channel from it.
+func External(d time.Duration) int {
+	ext.Wait(time.After(d))
+	var events <-chan int = ext.Events()
+	var mu sync.Mutex
+	ext.Lock(&mu)
+	n := 0
+	for range events {
+		n++
+	}
+	more := ext.Events()
+	<-more
+	return n
+}
