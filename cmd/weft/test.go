@@ -213,8 +213,13 @@ func fingerprint(workdir string, a testArgs) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	wd, err := filepath.Abs(workdir)
+	if err != nil {
+		return "", err
+	}
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%q\x00%q\x00", weftVersion(), a.patterns, a.instrument)
+	// Patterns are relative to the directory they are given in.
+	fmt.Fprintf(h, "%s\x00%s\x00%q\x00%q\x00", weftVersion(), wd, a.patterns, a.instrument)
 	roots := []string{filepath.Dir(gomod)}
 	data, err := os.ReadFile(gomod)
 	if err != nil {
