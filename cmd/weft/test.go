@@ -218,8 +218,12 @@ func fingerprint(workdir string, a testArgs) (string, error) {
 		return "", err
 	}
 	h := sha256.New()
-	// Patterns are relative to the directory they are given in.
-	fmt.Fprintf(h, "%s\x00%s\x00%q\x00%q\x00", weftVersion(), wd, a.patterns, a.instrument)
+	// Patterns are relative to the directory they are given in; build tags
+	// and the target choose the files.
+	fmt.Fprintf(h, "%s\x00%s\x00%q\x00%q\x00%q\x00", weftVersion(), wd, a.patterns, a.instrument, buildFlags(a.goArgs))
+	for _, env := range []string{"GOOS", "GOARCH", "GOFLAGS", "CGO_ENABLED"} {
+		fmt.Fprintf(h, "%s=%s\x00", env, os.Getenv(env))
+	}
 	roots := []string{filepath.Dir(gomod)}
 	data, err := os.ReadFile(gomod)
 	if err != nil {
@@ -263,6 +267,22 @@ func fingerprint(workdir string, a testArgs) (string, error) {
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16]), nil
+}
+
+// buildFlags returns the go test flags that choose which files are built.
+func buildFlags(goArgs []string) []string {
+	var out []string
+	for i, arg := range goArgs {
+		name, _, hasValue := strings.Cut(strings.TrimLeft(arg, "-"), "=")
+		switch name {
+		case "tags", "race", "msan", "asan", "mod", "cover", "coverpkg", "covermode":
+			out = append(out, arg)
+			if !hasValue && !goTestBoolFlags[name] && i+1 < len(goArgs) {
+				out = append(out, goArgs[i+1])
+			}
+		}
+	}
+	return out
 }
 
 // findGoMod returns the go.mod of the module dir is in.
