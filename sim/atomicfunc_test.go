@@ -190,22 +190,22 @@ func TestControlledAtomicFuncsLostUpdate(t *testing.T) {
 	for _, s := range strategies {
 		var first *sched.Result
 		for seed := range uint64(seeds) {
-			r := sched.Run(racy, s.make(seed), sched.Options{})
+			r := sched.Run(racy, s.Make(seed), sched.Options{})
 			if r.Failure != nil {
 				if r.Failure.Message != "lost update: x = 1" {
-					t.Fatalf("%s seed %d: %s", s.name, seed, r.Failure.Summary())
+					t.Fatalf("%s seed %d: %s", s.Name, seed, r.Failure.Summary())
 				}
 				first = r
 				break
 			}
 		}
 		if first == nil {
-			t.Errorf("%s: the lost update was never found", s.name)
+			t.Errorf("%s: the lost update was never found", s.Name)
 			continue
 		}
 		rp := explore.Replay(first.Schedule)
 		if r := sched.Run(racy, rp, sched.Options{}); r.Hash != first.Hash || r.Failure == nil || len(rp.Drift()) != 0 {
-			t.Errorf("%s: replay hash %x, want %x; failure %s; drift %v", s.name, r.Hash, first.Hash, r.Failure.Summary(), rp.Drift())
+			t.Errorf("%s: replay hash %x, want %x; failure %s; drift %v", s.Name, r.Hash, first.Hash, r.Failure.Summary(), rp.Drift())
 		}
 	}
 	exploreAll(t, func(c *checker) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/weftdev/weft/explore"
+	"github.com/weftdev/weft/internal/simtest"
 	"github.com/weftdev/weft/sched"
 	"github.com/weftdev/weft/sim"
 )
@@ -20,48 +21,16 @@ import (
 // seeds is the number of executions per strategy of each exploring test.
 const seeds = 200
 
-type strategy struct {
-	name string
-	make func(seed uint64) sched.Strategy
-}
+// strategies, checker and exploreAll are simtest's.
+var strategies = simtest.Strategies
 
-var strategies = []strategy{
-	{"random", func(seed uint64) sched.Strategy { return explore.RandomWalk(seed) }},
-	{"pct", func(seed uint64) sched.Strategy { return explore.PCT(seed, 3, 64) }},
-}
+type checker = simtest.Checker
 
-// checker collects the invariant violations of one execution. Its methods
-// are called from controlled goroutines, which run one at a time with the
-// controller's handoffs ordering them, so it needs no lock.
-type checker struct{ errs []string }
-
-func (c *checker) Errorf(format string, args ...any) {
-	c.errs = append(c.errs, fmt.Sprintf(format, args...))
-}
-
-func (c *checker) Equal(what string, got, want any) {
-	if !reflect.DeepEqual(got, want) {
-		c.Errorf("%s: got %v, want %v", what, got, want)
-	}
-}
-
-// exploreAll runs body for seeds seeds under every strategy and fails the
-// test at the first execution that reports a failure or breaks an
-// invariant.
+// exploreAll runs body over seeds seeds under every strategy, and fails at
+// the first execution that reports a failure or breaks an invariant.
 func exploreAll(t *testing.T, body func(c *checker)) {
 	t.Helper()
-	for _, s := range strategies {
-		for seed := range uint64(seeds) {
-			c := &checker{}
-			r := sched.Run(func() { body(c) }, s.make(seed), sched.Options{})
-			if r.Failure != nil {
-				t.Fatalf("%s seed %d: unexpected failure: %s\n%s", s.name, seed, r.Failure.Summary(), r.Failure.Stack)
-			}
-			if len(c.errs) > 0 {
-				t.Fatalf("%s seed %d: %s", s.name, seed, strings.Join(c.errs, "\n"))
-			}
-		}
-	}
+	simtest.ExploreAll(t, seeds, body)
 }
 
 // runOnce runs body once under a random walk.
@@ -915,13 +884,13 @@ func TestControlledIntn(t *testing.T) {
 				if sim.Intn(1) != 0 {
 					panic("Intn(1) != 0")
 				}
-			}, s.make(seed), sched.Options{})
+			}, s.Make(seed), sched.Options{})
 			if r.Failure != nil {
-				t.Fatalf("%s seed %d: %s", s.name, seed, r.Failure.Summary())
+				t.Fatalf("%s seed %d: %s", s.Name, seed, r.Failure.Summary())
 			}
 		}
 		if len(seen) != 3 || seen[0] == 0 || seen[1] == 0 || seen[2] == 0 {
-			t.Errorf("%s: Intn(3) gave %v", s.name, seen)
+			t.Errorf("%s: Intn(3) gave %v", s.Name, seen)
 		}
 	}
 	r := runOnce(func() { sim.Intn(0) })
@@ -955,16 +924,16 @@ func TestControlledDeterminism(t *testing.T) {
 	for _, s := range strategies {
 		hashes := map[uint64]bool{}
 		for seed := range uint64(20) {
-			r1 := sched.Run(busy, s.make(seed), sched.Options{})
-			r2 := sched.Run(busy, s.make(seed), sched.Options{})
+			r1 := sched.Run(busy, s.Make(seed), sched.Options{})
+			r2 := sched.Run(busy, s.Make(seed), sched.Options{})
 			if r1.Failure != nil || r2.Failure != nil {
-				t.Fatalf("%s seed %d: %s / %s", s.name, seed, r1.Failure.Summary(), r2.Failure.Summary())
+				t.Fatalf("%s seed %d: %s / %s", s.Name, seed, r1.Failure.Summary(), r2.Failure.Summary())
 			}
 			if r1.Hash != r2.Hash || r1.Steps != r2.Steps || r1.Elapsed != r2.Elapsed {
-				t.Errorf("%s seed %d: hash %x/%x steps %d/%d", s.name, seed, r1.Hash, r2.Hash, r1.Steps, r2.Steps)
+				t.Errorf("%s seed %d: hash %x/%x steps %d/%d", s.Name, seed, r1.Hash, r2.Hash, r1.Steps, r2.Steps)
 			}
 			if !reflect.DeepEqual(r1.Schedule, r2.Schedule) {
-				t.Errorf("%s seed %d: schedules differ:\n%v\n%v", s.name, seed, r1.Schedule, r2.Schedule)
+				t.Errorf("%s seed %d: schedules differ:\n%v\n%v", s.Name, seed, r1.Schedule, r2.Schedule)
 			}
 			hashes[r1.Hash] = true
 
@@ -972,11 +941,11 @@ func TestControlledDeterminism(t *testing.T) {
 			rp := explore.Replay(r1.Schedule)
 			r3 := sched.Run(busy, rp, sched.Options{})
 			if r3.Hash != r1.Hash || len(rp.Drift()) != 0 {
-				t.Errorf("%s seed %d: replay hash %x, want %x; drift %v", s.name, seed, r3.Hash, r1.Hash, rp.Drift())
+				t.Errorf("%s seed %d: replay hash %x, want %x; drift %v", s.Name, seed, r3.Hash, r1.Hash, rp.Drift())
 			}
 		}
 		if len(hashes) < 2 {
-			t.Errorf("%s: 20 seeds gave %d distinct executions", s.name, len(hashes))
+			t.Errorf("%s: 20 seeds gave %d distinct executions", s.Name, len(hashes))
 		}
 	}
 }
@@ -997,36 +966,36 @@ func TestControlledFindsLostUpdate(t *testing.T) {
 		found := 0
 		var first *sched.Result
 		for seed := range uint64(seeds) {
-			r := sched.Run(body, s.make(seed), sched.Options{})
+			r := sched.Run(body, s.Make(seed), sched.Options{})
 			if r.Failure == nil {
 				continue
 			}
 			if r.Failure.Kind != sched.Panic || r.Failure.Message != "lost update: x = 1" {
-				t.Fatalf("%s seed %d: %s", s.name, seed, r.Failure.Summary())
+				t.Fatalf("%s seed %d: %s", s.Name, seed, r.Failure.Summary())
 			}
 			found++
 			if first == nil {
 				first = r
 			}
 		}
-		t.Logf("%s: lost update in %d/%d executions", s.name, found, seeds)
+		t.Logf("%s: lost update in %d/%d executions", s.Name, found, seeds)
 		if first == nil {
-			t.Errorf("%s: the lost update was never found", s.name)
+			t.Errorf("%s: the lost update was never found", s.Name)
 			continue
 		}
 		if len(first.Schedule) == 0 {
-			t.Errorf("%s: a failing execution with an empty schedule", s.name)
+			t.Errorf("%s: a failing execution with an empty schedule", s.Name)
 		}
 		rp := explore.Replay(first.Schedule)
 		r := sched.Run(body, rp, sched.Options{})
 		if r.Hash != first.Hash {
-			t.Errorf("%s: replay hash %x, want %x", s.name, r.Hash, first.Hash)
+			t.Errorf("%s: replay hash %x, want %x", s.Name, r.Hash, first.Hash)
 		}
 		if r.Failure == nil || r.Failure.Signature() != first.Failure.Signature() {
-			t.Errorf("%s: replay failure %s, want %s", s.name, r.Failure.Summary(), first.Failure.Summary())
+			t.Errorf("%s: replay failure %s, want %s", s.Name, r.Failure.Summary(), first.Failure.Summary())
 		}
 		if d := rp.Drift(); len(d) != 0 {
-			t.Errorf("%s: replay drifted: %v", s.name, d)
+			t.Errorf("%s: replay drifted: %v", s.Name, d)
 		}
 	}
 }

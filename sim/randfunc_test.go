@@ -160,21 +160,21 @@ func TestControlledRandFuncsDeterminism(t *testing.T) {
 	distinct := map[string]bool{}
 	for _, s := range strategies {
 		for seed := range uint64(20) {
-			r1 := sched.Run(body, s.make(seed), sched.Options{})
+			r1 := sched.Run(body, s.Make(seed), sched.Options{})
 			v1 := fmt.Sprint(vals)
-			r2 := sched.Run(body, s.make(seed), sched.Options{})
+			r2 := sched.Run(body, s.Make(seed), sched.Options{})
 			v2 := fmt.Sprint(vals)
 			rp := explore.Replay(r1.Schedule)
 			r3 := sched.Run(body, rp, sched.Options{})
 			v3 := fmt.Sprint(vals)
 			if r1.Failure != nil || r2.Failure != nil || r3.Failure != nil {
-				t.Fatalf("%s seed %d: %s", s.name, seed, r1.Failure.Summary())
+				t.Fatalf("%s seed %d: %s", s.Name, seed, r1.Failure.Summary())
 			}
 			if v1 != v2 || r1.Hash != r2.Hash {
-				t.Fatalf("%s seed %d: the same seed drew\n%s\n%s", s.name, seed, v1, v2)
+				t.Fatalf("%s seed %d: the same seed drew\n%s\n%s", s.Name, seed, v1, v2)
 			}
 			if v3 != v1 || r3.Hash != r1.Hash || len(rp.Drift()) != 0 {
-				t.Fatalf("%s seed %d: replay drew\n%s\nwant\n%s\ndrift %v", s.name, seed, v3, v1, rp.Drift())
+				t.Fatalf("%s seed %d: replay drew\n%s\nwant\n%s\ndrift %v", s.Name, seed, v3, v1, rp.Drift())
 			}
 			distinct[v1] = true
 		}

@@ -289,10 +289,10 @@ func TestVirtualTimeDeterminism(t *testing.T) {
 	}
 	for _, s := range strategies {
 		for seed := range uint64(10) {
-			r1 := sched.Run(body, s.make(seed), sched.Options{})
-			r2 := sched.Run(body, s.make(seed), sched.Options{})
+			r1 := sched.Run(body, s.Make(seed), sched.Options{})
+			r2 := sched.Run(body, s.Make(seed), sched.Options{})
 			if r1.Hash != r2.Hash || r1.Elapsed != r2.Elapsed {
-				t.Errorf("%s seed %d: hash %x/%x, elapsed %v/%v", s.name, seed, r1.Hash, r2.Hash, r1.Elapsed, r2.Elapsed)
+				t.Errorf("%s seed %d: hash %x/%x, elapsed %v/%v", s.Name, seed, r1.Hash, r2.Hash, r1.Elapsed, r2.Elapsed)
 			}
 		}
 	}

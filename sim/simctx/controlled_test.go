@@ -4,12 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"reflect"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/weftdev/weft/explore"
+	"github.com/weftdev/weft/internal/simtest"
 	"github.com/weftdev/weft/sched"
 	"github.com/weftdev/weft/sim"
 	"github.com/weftdev/weft/sim/simctx"
@@ -20,47 +19,16 @@ import (
 
 const seeds = 100
 
-var strategies = []struct {
-	name string
-	make func(seed uint64) sched.Strategy
-}{
-	{"random", func(seed uint64) sched.Strategy { return explore.RandomWalk(seed) }},
-	{"pct", func(seed uint64) sched.Strategy { return explore.PCT(seed, 3, 64) }},
-}
+// strategies, checker and exploreAll are simtest's.
+var strategies = simtest.Strategies
 
-// checker collects the invariant violations of one execution; controlled
-// goroutines run one at a time, so it needs no lock.
-type checker struct{ errs []string }
-
-func (c *checker) Errorf(format string, args ...any) {
-	c.errs = append(c.errs, fmt.Sprintf(format, args...))
-}
-
-func (c *checker) Equal(what string, got, want any) {
-	if !reflect.DeepEqual(got, want) {
-		c.Errorf("%s: got %v, want %v", what, got, want)
-	}
-}
+type checker = simtest.Checker
 
 // exploreAll runs body over seeds seeds under every strategy, and fails at
 // the first execution that reports a failure or breaks an invariant.
 func exploreAll(t *testing.T, body func(c *checker)) []*sched.Result {
 	t.Helper()
-	var rs []*sched.Result
-	for _, s := range strategies {
-		for seed := range uint64(seeds) {
-			c := &checker{}
-			r := sched.Run(func() { body(c) }, s.make(seed), sched.Options{})
-			if r.Failure != nil {
-				t.Fatalf("%s seed %d: unexpected failure: %s\n%s", s.name, seed, r.Failure.Summary(), r.Failure.Stack)
-			}
-			if len(c.errs) > 0 {
-				t.Fatalf("%s seed %d: %s", s.name, seed, strings.Join(c.errs, "\n"))
-			}
-			rs = append(rs, r)
-		}
-	}
-	return rs
+	return simtest.ExploreAll(t, seeds, body)
 }
 
 func at(d time.Duration) time.Time { return sched.Epoch.Add(d) }
@@ -168,9 +136,9 @@ func TestControlledWorkerSeesCancelOrResult(t *testing.T) {
 					}),
 					sim.OnRecv(results, func(v int) { got = fmt.Sprint("result ", v) }),
 				)
-			}, s.make(seed), sched.Options{})
+			}, s.Make(seed), sched.Options{})
 			if r.Failure != nil {
-				t.Fatalf("%s seed %d: %s", s.name, seed, r.Failure.Summary())
+				t.Fatalf("%s seed %d: %s", s.Name, seed, r.Failure.Summary())
 			}
 			outcomes[got]++
 		}

@@ -1,0 +1,64 @@
+// Package simtest runs bodies under weft's controller over many seeds, for
+// the tests of weft's primitives (package sim and below it).
+package simtest
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/weftdev/weft/explore"
+	"github.com/weftdev/weft/sched"
+)
+
+// A Strategy is a named maker of a strategy for one execution.
+type Strategy struct {
+	Name string
+	Make func(seed uint64) sched.Strategy
+}
+
+// Strategies are the strategies the tests explore with.
+var Strategies = []Strategy{
+	{"random", func(seed uint64) sched.Strategy { return explore.RandomWalk(seed) }},
+	{"pct", func(seed uint64) sched.Strategy { return explore.PCT(seed, 3, 64) }},
+}
+
+// A Checker collects the invariant violations of one execution. Its methods
+// are called from controlled goroutines, which run one at a time with the
+// controller's handoffs ordering them, so it needs no lock.
+type Checker struct{ errs []string }
+
+// Errorf records a violation.
+func (c *Checker) Errorf(format string, args ...any) {
+	c.errs = append(c.errs, fmt.Sprintf(format, args...))
+}
+
+// Equal records a violation unless got and want are deeply equal.
+func (c *Checker) Equal(what string, got, want any) {
+	if !reflect.DeepEqual(got, want) {
+		c.Errorf("%s: got %v, want %v", what, got, want)
+	}
+}
+
+// ExploreAll runs body for seeds executions under every strategy, and fails
+// t at the first execution that reports a failure or breaks an invariant.
+// It returns the results.
+func ExploreAll(t testing.TB, seeds int, body func(c *Checker)) []*sched.Result {
+	t.Helper()
+	var rs []*sched.Result
+	for _, s := range Strategies {
+		for seed := range uint64(seeds) {
+			c := &Checker{}
+			r := sched.Run(func() { body(c) }, s.Make(seed), sched.Options{})
+			if r.Failure != nil {
+				t.Fatalf("%s seed %d: unexpected failure: %s\n%s", s.Name, seed, r.Failure.Summary(), r.Failure.Stack)
+			}
+			if len(c.errs) > 0 {
+				t.Fatalf("%s seed %d: %s", s.Name, seed, strings.Join(c.errs, "\n"))
+			}
+			rs = append(rs, r)
+		}
+	}
+	return rs
+}
