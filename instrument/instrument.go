@@ -19,6 +19,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"os"
 	"sort"
 	"strconv"
 
@@ -111,7 +112,7 @@ func fileSource(fset *token.FileSet, f *ast.File) ([]byte, error) {
 	if tf == nil {
 		return nil, fmt.Errorf("no position information")
 	}
-	return readFile(tf.Name())
+	return os.ReadFile(tf.Name())
 }
 
 // rewriter rewrites one file.
@@ -209,8 +210,6 @@ func (r *rewriter) visit(n, parent ast.Node) {
 	switch n := n.(type) {
 	case *ast.SelectorExpr:
 		r.selector(n)
-	case *ast.Ident:
-		r.ident(n)
 	case *ast.ChanType:
 		r.chanType(n)
 	case *ast.StarExpr:

@@ -5,12 +5,9 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"os"
 	"strconv"
 	"strings"
 )
-
-func readFile(name string) ([]byte, error) { return os.ReadFile(name) }
 
 // selector rewrites a qualified identifier of the standard library that has
 // a weft twin: sync.Mutex, time.Sleep, context.WithCancel, ...
@@ -31,10 +28,6 @@ func (r *rewriter) selector(n *ast.SelectorExpr) {
 	r.gone[x] = true
 	r.replace(n, to[0]+"."+to[1])
 }
-
-// ident handles identifiers that stand for weft's rewrites on their own:
-// none yet besides the selectors; dot imports are not supported.
-func (r *rewriter) ident(*ast.Ident) {}
 
 // chanType rewrites a channel type, of any direction, to *sim.Chan.
 func (r *rewriter) chanType(n *ast.ChanType) {

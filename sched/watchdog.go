@@ -58,7 +58,6 @@ func (c *Controller) watch() *Result {
 		c.abandoned.Store(true)
 		site, stack := s.user()
 		r := c.result()
-		r.More = append(r.More[:0:0], r.More...)
 		if r.Failure != nil {
 			r.More = append([]*Failure{r.Failure}, r.More...)
 		}

@@ -70,8 +70,11 @@ func (t *T) Log(args ...any) { t.Logf("%s", sprintln(args...)) }
 
 // Helper marks the calling function as a test helper: reported sites skip
 // it, as testing.T.Helper does.
-func (t *T) Helper() {
-	pc, _, _, ok := runtime.Caller(1)
+func (t *T) Helper() { t.markHelper(2) }
+
+// markHelper records the function skip frames up as a helper.
+func (t *T) markHelper(skip int) {
+	pc, _, _, ok := runtime.Caller(skip)
 	if ok {
 		t.mu.Lock()
 		t.helpers[runtime.FuncForPC(pc).Name()] = true

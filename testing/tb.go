@@ -75,14 +75,7 @@ func (tb *TB) Log(args ...any) { tb.t.Log(args...) }
 func (tb *TB) Logf(format string, args ...any) { tb.t.Logf(format, args...) }
 
 // Helper marks the calling function as a test helper.
-func (tb *TB) Helper() {
-	pc, _, _, ok := runtime.Caller(1)
-	if ok {
-		tb.t.mu.Lock()
-		tb.t.helpers[runtime.FuncForPC(pc).Name()] = true
-		tb.t.mu.Unlock()
-	}
-}
+func (tb *TB) Helper() { tb.t.markHelper(2) }
 
 // Skip ends the execution and marks the test skipped, with a message
 // formatted as by fmt.Sprintln.
