@@ -53,6 +53,9 @@ type Options struct {
 	// Name labels the execution's goroutines in profiles, e.g. the test's
 	// name.
 	Name string
+	// Digests fills Result.Digests with what each goroutine read (see
+	// G.Observe), so that a replay can be checked against its recording.
+	Digests bool
 }
 
 // Result is the outcome of one execution.
@@ -79,6 +82,29 @@ type Result struct {
 	Elapsed time.Duration
 	// Trace holds every event, with Options.Trace.
 	Trace []Event
+	// Digests holds, with Options.Digests, a digest of the values each
+	// goroutine read, by lineage.
+	Digests map[string]Digest
+}
+
+// A Digest chains the values a goroutine read, in order: two runs whose
+// goroutines read the same values in the same order have equal digests.
+type Digest struct {
+	Ops   uint64 // the goroutine's operations (G.Ops), filled in Result.Digests
+	Reads uint64 // how many values were observed
+	Hash  uint64
+}
+
+// Add chains one more value into d.
+func (d *Digest) Add(v uint64) {
+	if d.Reads == 0 {
+		d.Hash = 14695981039346656037
+	}
+	d.Reads++
+	for i := 0; i < 64; i += 8 {
+		d.Hash ^= (v >> i) & 0xff
+		d.Hash *= 1099511628211
+	}
 }
 
 // An Event is one scheduling point of an execution, as recorded in a trace.
@@ -101,6 +127,7 @@ var execSeq atomic.Uint64
 // the watchdog reads from outside are atomic.
 type Controller struct {
 	strat Strategy
+	obs   Observer // strat, if it observes
 	opts  Options
 	label string // pprof label value identifying the execution
 
@@ -168,6 +195,9 @@ type G struct {
 	ops      int    // operations so far: events but for continuations
 	wait     Waiter // what the pending operation waits for; nil: ready
 	op       *Op    // the pending operation
+	obj      uint32 // the pending operation's object
+	cases    []int  // the cases a select chooses among (ChooseCase)
+	reads    Digest
 	yield    bool
 	done     bool
 	wake     chan struct{}
@@ -195,6 +225,18 @@ func (g *G) Ops() int { return g.ops }
 // Op returns the goroutine's pending operation.
 func (g *G) Op() *Op { return g.op }
 
+// Obj returns the object of the goroutine's pending operation, numbered in
+// order of first use in the execution; 0 for none (or several: a select).
+func (g *G) Obj() uint32 { return g.obj }
+
+// Observe chains a value the goroutine read (a digest of it) into the
+// goroutine's Digest; replays compare them with the recorded run's.
+func (g *G) Observe(v uint64) { g.reads.Add(v) }
+
+// Cases returns the case indices a select is choosing among, during a call
+// to Strategy.Choose made by ChooseCase; nil otherwise.
+func (g *G) Cases() []int { return g.cases }
+
 // Controller returns the goroutine's controller.
 func (g *G) Controller() *Controller { return g.c }
 
@@ -209,8 +251,10 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 	if opts.BlockTimeout <= 0 {
 		opts.BlockTimeout = DefaultBlockTimeout
 	}
+	obs, _ := strategy.(Observer)
 	c := &Controller{
 		strat: strategy,
+		obs:   obs,
 		opts:  opts,
 		label: strconv.FormatUint(execSeq.Add(1), 10),
 		hash:  14695981039346656037,
@@ -357,7 +401,7 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, yield bool) {
 	if c.steps > c.opts.MaxSteps {
 		c.runaway(g)
 	}
-	g.op, g.wait, g.yield = op, w, yield
+	g.op, g.obj, g.wait, g.yield = op, obj, w, yield
 	next := c.decide(g)
 	g.yield = false
 	if next == nil {
@@ -402,6 +446,9 @@ func (c *Controller) decide(g *G) *G {
 	}
 	def := defaultNext(g, en)
 	if len(en) == 1 {
+		if c.obs != nil {
+			c.obs.Ran(en[0])
+		}
 		return en[0]
 	}
 	c.decisions++
@@ -412,6 +459,9 @@ func (c *Controller) decide(g *G) *G {
 		panic("weft: strategy chose a goroutine that is not enabled")
 	}
 	c.mix(uint64(next.idx))
+	if c.obs != nil {
+		c.obs.Ran(next)
+	}
 	if next != def {
 		op := g.op
 		if g.done {
@@ -477,6 +527,15 @@ func (g *G) Choose(n int) int {
 		c.choices.add(choice{g: int32(g.idx), n: int32(g.n), kind: PickChoice, op: g.op.id, next: -1, value: int32(v), of: int32(n)})
 	}
 	return v
+}
+
+// ChooseCase returns one of cases, the indices of a select's ready cases,
+// decided by the strategy, which can read them with G.Cases during the call.
+func (g *G) ChooseCase(cases []int) int {
+	g.cases = cases
+	i := g.Choose(len(cases))
+	g.cases = nil
+	return cases[i]
 }
 
 // Go starts f as a new controlled goroutine, a child of g. The spawn is an
@@ -661,6 +720,14 @@ func (c *Controller) result() *Result {
 		}
 		r.Failure = escapes[0]
 		r.More = append(escapes[1:], r.More...)
+	}
+	if c.opts.Digests {
+		r.Digests = make(map[string]Digest, len(c.all))
+		for _, g := range c.all {
+			d := g.reads
+			d.Ops = uint64(g.ops)
+			r.Digests[g.id] = d
+		}
 	}
 	if c.trace != nil {
 		r.Trace = make([]Event, len(c.trace))

@@ -9,9 +9,37 @@ import (
 // once, as package variables of the packages that define primitives, and
 // passed by pointer to Step.
 type Op struct {
-	name string
-	hash uint64
-	id   uint32 // index in ops
+	name   string
+	hash   uint64
+	id     uint32 // index in ops
+	access Access
+}
+
+// An Access says how an operation touches its object, in the event model
+// recorders and replayers share (package record): a Var load reads its
+// location, a store writes it, a Mutex.Lock reads and writes the mutex's
+// ghost location, as in Light (PLDI'15, §4.3).
+type Access uint8
+
+// The kinds of Access.
+const (
+	NoAccess  Access = iota // touches no shared location (Sleep, Yield)
+	Read                    // reads its object
+	Write                   // writes its object
+	ReadWrite               // reads and writes its object atomically
+)
+
+// String returns the access kind's name.
+func (a Access) String() string {
+	switch a {
+	case Read:
+		return "read"
+	case Write:
+		return "write"
+	case ReadWrite:
+		return "read-write"
+	}
+	return "none"
 }
 
 // ops lists every Op by id, so that the controller's records of an
@@ -21,13 +49,16 @@ var ops struct {
 	all []*Op
 }
 
-// NewOp declares an operation kind.
-func NewOp(name string) *Op {
+// NewOp declares an operation kind that touches no shared location.
+func NewOp(name string) *Op { return NewAccessOp(name, NoAccess) }
+
+// NewAccessOp declares an operation kind that accesses its object as a says.
+func NewAccessOp(name string, a Access) *Op {
 	h := fnv.New64a()
 	h.Write([]byte(name))
 	ops.Lock()
 	defer ops.Unlock()
-	o := &Op{name: name, hash: h.Sum64(), id: uint32(len(ops.all))}
+	o := &Op{name: name, hash: h.Sum64(), id: uint32(len(ops.all)), access: a}
 	ops.all = append(ops.all, o)
 	return o
 }
@@ -41,6 +72,14 @@ func opNames() []string {
 		names[i] = o.name
 	}
 	return names
+}
+
+// Access returns how the operation touches its object.
+func (o *Op) Access() Access {
+	if o == nil {
+		return NoAccess
+	}
+	return o.access
 }
 
 // String returns the operation's name.

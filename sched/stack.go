@@ -17,6 +17,8 @@ var internalPrefixes = []string{
 	"github.com/weftdev/weft/sim.",
 	"github.com/weftdev/weft/sim/simctx.",
 	"github.com/weftdev/weft/explore.",
+	"github.com/weftdev/weft/record.",
+	"github.com/weftdev/weft/replay.",
 	"github.com/weftdev/weft/internal/",
 	"github.com/weftdev/weft/testing.",
 	"runtime.",
@@ -33,7 +35,7 @@ var internalDirs = func() []string {
 	var dirs []string
 	if _, file, _, ok := runtime.Caller(0); ok {
 		root := path.Dir(path.Dir(file))
-		for _, d := range []string{"sched", "sim", "sim/simctx", "explore", "internal/gls", "testing"} {
+		for _, d := range []string{"sched", "sim", "sim/simctx", "explore", "record", "replay", "internal/gls", "testing"} {
 			dirs = append(dirs, root+"/"+d)
 		}
 	}

@@ -43,3 +43,12 @@ type Decision struct {
 func (d *Decision) CanContinue() bool {
 	return !d.Yield && d.Default == d.Current
 }
+
+// An Observer is a Strategy that wants to know every goroutine the
+// controller resumes, including those it runs without asking (the only
+// enabled one): replay strategies track which recorded operations have
+// been performed. Ran(g) is called as g is chosen to continue from its
+// pending scheduling point (G.Op, G.Obj, G.Ops tell which).
+type Observer interface {
+	Ran(g *G)
+}

@@ -32,14 +32,18 @@ package sim
 
 import (
 	"github.com/weftdev/weft/internal/gls"
+	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
 )
 
-// object is the per-execution identity every primitive's controlled state
-// embeds.
+// object is the per-execution identity every primitive's state embeds:
+// under control, its controller and number; recording, its run and
+// location.
 type object struct {
-	c  *sched.Controller
-	id uint32
+	c   *sched.Controller
+	id  uint32
+	run *record.Run
+	loc *record.Loc
 }
 
 func (o *object) obj() *object { return o }
@@ -73,36 +77,36 @@ func current() *sched.G {
 // The operations of the primitives, as events and traces name them.
 var (
 	opGo          = sched.NewOp("go")
-	opLock        = sched.NewOp("Mutex.Lock")
-	opUnlock      = sched.NewOp("Mutex.Unlock")
-	opTryLock     = sched.NewOp("Mutex.TryLock")
-	opRWLock      = sched.NewOp("RWMutex.Lock")
-	opRWLockWait  = sched.NewOp("RWMutex.Lock(wait readers)")
-	opRWUnlock    = sched.NewOp("RWMutex.Unlock")
-	opRLock       = sched.NewOp("RWMutex.RLock")
-	opRLockWait   = sched.NewOp("RWMutex.RLock(wait writer)")
-	opRUnlock     = sched.NewOp("RWMutex.RUnlock")
-	opRWTryLock   = sched.NewOp("RWMutex.TryLock")
-	opTryRLock    = sched.NewOp("RWMutex.TryRLock")
-	opWGAdd       = sched.NewOp("WaitGroup.Add")
-	opWGDone      = sched.NewOp("WaitGroup.Done")
-	opWGWait      = sched.NewOp("WaitGroup.Wait")
-	opCondWait    = sched.NewOp("Cond.Wait")
-	opCondSignal  = sched.NewOp("Cond.Signal")
-	opCondBcast   = sched.NewOp("Cond.Broadcast")
-	opOnce        = sched.NewOp("Once.Do")
-	opSend        = sched.NewOp("Chan.Send")
-	opRecv        = sched.NewOp("Chan.Recv")
-	opClose       = sched.NewOp("Chan.Close")
-	opLen         = sched.NewOp("Chan.Len")
-	opSelect      = sched.NewOp("Select")
-	opLoad        = sched.NewOp("Var.Load")
-	opStore       = sched.NewOp("Var.Store")
-	opAtomicLoad  = sched.NewOp("atomic.Load")
-	opAtomicStore = sched.NewOp("atomic.Store")
-	opAtomicSwap  = sched.NewOp("atomic.Swap")
-	opAtomicCAS   = sched.NewOp("atomic.CompareAndSwap")
-	opAtomicAdd   = sched.NewOp("atomic.Add")
+	opLock        = sched.NewAccessOp("Mutex.Lock", sched.ReadWrite)
+	opUnlock      = sched.NewAccessOp("Mutex.Unlock", sched.Write)
+	opTryLock     = sched.NewAccessOp("Mutex.TryLock", sched.ReadWrite)
+	opRWLock      = sched.NewAccessOp("RWMutex.Lock", sched.ReadWrite)
+	opRWLockWait  = sched.NewAccessOp("RWMutex.Lock(wait readers)", sched.ReadWrite)
+	opRWUnlock    = sched.NewAccessOp("RWMutex.Unlock", sched.ReadWrite)
+	opRLock       = sched.NewAccessOp("RWMutex.RLock", sched.ReadWrite)
+	opRLockWait   = sched.NewAccessOp("RWMutex.RLock(wait writer)", sched.ReadWrite)
+	opRUnlock     = sched.NewAccessOp("RWMutex.RUnlock", sched.ReadWrite)
+	opRWTryLock   = sched.NewAccessOp("RWMutex.TryLock", sched.ReadWrite)
+	opTryRLock    = sched.NewAccessOp("RWMutex.TryRLock", sched.ReadWrite)
+	opWGAdd       = sched.NewAccessOp("WaitGroup.Add", sched.ReadWrite)
+	opWGDone      = sched.NewAccessOp("WaitGroup.Done", sched.ReadWrite)
+	opWGWait      = sched.NewAccessOp("WaitGroup.Wait", sched.Read)
+	opCondWait    = sched.NewAccessOp("Cond.Wait", sched.ReadWrite)
+	opCondSignal  = sched.NewAccessOp("Cond.Signal", sched.ReadWrite)
+	opCondBcast   = sched.NewAccessOp("Cond.Broadcast", sched.ReadWrite)
+	opOnce        = sched.NewAccessOp("Once.Do", sched.ReadWrite)
+	opSend        = sched.NewAccessOp("Chan.Send", sched.ReadWrite)
+	opRecv        = sched.NewAccessOp("Chan.Recv", sched.ReadWrite)
+	opClose       = sched.NewAccessOp("Chan.Close", sched.ReadWrite)
+	opLen         = sched.NewAccessOp("Chan.Len", sched.Read)
+	opSelect      = sched.NewAccessOp("Select", sched.ReadWrite)
+	opLoad        = sched.NewAccessOp("Var.Load", sched.Read)
+	opStore       = sched.NewAccessOp("Var.Store", sched.Write)
+	opAtomicLoad  = sched.NewAccessOp("atomic.Load", sched.Read)
+	opAtomicStore = sched.NewAccessOp("atomic.Store", sched.Write)
+	opAtomicSwap  = sched.NewAccessOp("atomic.Swap", sched.ReadWrite)
+	opAtomicCAS   = sched.NewAccessOp("atomic.CompareAndSwap", sched.ReadWrite)
+	opAtomicAdd   = sched.NewAccessOp("atomic.Add", sched.ReadWrite)
 	opSleep       = sched.NewOp("Sleep")
 	opNow         = sched.NewOp("Now")
 	opTimerNew    = sched.NewOp("Timer.New")

@@ -12,6 +12,11 @@ func Go(f func()) {
 		g.Go(opGo, f)
 		return
 	}
+	if t := recording(); t != nil {
+		t.Op(nil)
+		t.Go(f)
+		return
+	}
 	go f()
 }
 
@@ -22,6 +27,9 @@ func Yield() {
 	if g := current(); g != nil {
 		g.Yield(opYield)
 		return
+	}
+	if t := recording(); t != nil {
+		t.Op(nil)
 	}
 	runtime.Gosched()
 }

@@ -1,6 +1,11 @@
 package sim
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/sasha-s/go-deadlock"
+	"github.com/weftdev/weft/sched"
+)
 
 // A Mutex is a mutual exclusion lock, like sync.Mutex. Its zero value is
 // an unlocked mutex.
@@ -12,6 +17,7 @@ type Mutex struct {
 type mutexState struct {
 	object
 	locked bool
+	rec    deadlock.Mutex // recording: the lock, watched for deadlocks
 }
 
 // unlocked is the Waiter of Lock.
@@ -25,6 +31,13 @@ func (m *Mutex) Lock() {
 		s := stateOf(&m.st, g)
 		g.Step(opLock, s.id, (*unlocked)(s))
 		s.locked = true
+		return
+	}
+	if t := recording(); t != nil {
+		s, l, r := recSync(&m.st, t)
+		t.Beat()
+		s.rec.Lock()
+		r.Sync(t, l, sched.ReadWrite, 0)
 		return
 	}
 	m.mu.Lock()
@@ -41,6 +54,14 @@ func (m *Mutex) TryLock() bool {
 		s.locked = true
 		return true
 	}
+	if t := recording(); t != nil {
+		s, l, r := recSync(&m.st, t)
+		if !s.rec.TryLock() {
+			return false
+		}
+		r.Sync(t, l, sched.ReadWrite, 0)
+		return true
+	}
 	return m.mu.TryLock()
 }
 
@@ -53,6 +74,12 @@ func (m *Mutex) Unlock() {
 			panic("sync: unlock of unlocked mutex")
 		}
 		s.locked = false
+		return
+	}
+	if t := recording(); t != nil {
+		s, l, r := recSync(&m.st, t)
+		r.Sync(t, l, sched.Write, 0)
+		s.rec.Unlock()
 		return
 	}
 	m.mu.Unlock()

@@ -224,7 +224,7 @@ func selectControlled(g *sched.G, cases []Case, def int) int {
 		callFunc(cases[def])
 		return def
 	}
-	i := ready[g.Choose(len(ready))]
+	i := g.ChooseCase(ready)
 	ctl[i].commit(sel)
 	return i
 }

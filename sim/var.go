@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/weftdev/weft/internal/gls"
+	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
 )
 
@@ -25,7 +26,9 @@ func NewVar[T any](v T) *Var[T] { return &Var[T]{v: v} }
 // Load returns the value of x.
 func (x *Var[T]) Load() T {
 	if gls.Active() {
-		accessSlow(&x.st, opLoad)
+		if t := accessSlow(&x.st, opLoad); t != nil {
+			return recLoad(t, &x.st, &x.v)
+		}
 	}
 	return x.v
 }
@@ -33,7 +36,10 @@ func (x *Var[T]) Load() T {
 // Store sets the value of x.
 func (x *Var[T]) Store(v T) {
 	if gls.Active() {
-		accessSlow(&x.st, opStore)
+		if t := accessSlow(&x.st, opStore); t != nil {
+			recStore(t, &x.st, &x.v, v)
+			return
+		}
 	}
 	x.v = v
 }
@@ -48,9 +54,14 @@ func access(st **varState, op *sched.Op) {
 	}
 }
 
-func accessSlow(st **varState, op *sched.Op) {
+//
+// Recording, it returns the caller's Thread: the caller performs the access
+// with the recorder's brackets (recLoad, recStore, recRMW).
+func accessSlow(st **varState, op *sched.Op) *record.Thread {
 	if g := sched.Current(); g != nil {
 		s := stateOf(st, g)
 		g.Step(op, s.id, nil)
+		return nil
 	}
+	return record.Current()
 }

@@ -1,0 +1,151 @@
+package record
+
+import (
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"github.com/weftdev/weft/internal/gls"
+	"github.com/weftdev/weft/sched"
+)
+
+// A Thread is a goroutine of a recorded execution. Its counter and its
+// stream are its own: only the goroutine itself touches them, but for a
+// goroutine blocked in a synchronization operation, which the partner that
+// completes the operation may report on its behalf (see Sync), before
+// waking it.
+type Thread struct {
+	run      *Run
+	id       string
+	idx      uint32
+	n        uint64 // operations begun, as sched.G.Ops counts
+	beat     atomic.Uint64
+	children int
+	reads    sched.Digest
+	bit      uint64 // 1<<idx, or 0 for idx ≥ 64
+	rng      uint64
+	bind     gls.Binding
+	// Stream is the goroutine's own log stream.
+	Stream Stream
+	// State is the recorder's per-thread state, set by NewThread.
+	State any
+}
+
+// Current returns the Thread of a recorded execution the caller runs on, or
+// nil.
+func Current() *Thread {
+	t, _ := gls.Get().(*Thread)
+	return t
+}
+
+// ID returns the goroutine's lineage, as the controller names it.
+func (t *Thread) ID() string { return t.id }
+
+// Index returns the goroutine's number in the run, in creation order from 0.
+func (t *Thread) Index() uint32 { return t.idx }
+
+// N returns the counter of the goroutine's current operation: how many it
+// has begun.
+func (t *Thread) N() uint64 { return t.n }
+
+// Recorder returns the run's recorder.
+func (t *Thread) Recorder() Recorder { return t.run.rec }
+
+// Op begins a new operation of t, on location l (nil for none), and
+// returns t's recorder. It counts the operation, and logs l the first time
+// t touches it, so that a replay can tell which of its objects l is.
+func (t *Thread) Op(l *Loc) Recorder {
+	t.n++
+	if t.n&63 == 0 {
+		t.beat.Store(t.n)
+	}
+	if l != nil && t.bit != 0 && l.touched.Load()&t.bit == 0 {
+		l.touched.Or(t.bit)
+		t.Stream.Put(TagTouch, t.n, uint64(l.id))
+	} else if l != nil && t.bit == 0 {
+		t.Stream.Put(TagTouch, t.n, uint64(l.id))
+	}
+	return t.run.rec
+}
+
+// Touch logs that t's current operation accessed l, whether or not t
+// touched l before: a select logs the channel it completed on this way.
+func (t *Thread) Touch(l *Loc) {
+	t.Stream.Put(TagTouch, t.n, uint64(l.id))
+}
+
+// Beat tells the run's watchdog that t moves; blocking operations call it.
+func (t *Thread) Beat() { t.beat.Store(t.n) }
+
+// Observe chains a digest of a value t read into its read digest, which a
+// replay must reproduce.
+func (t *Thread) Observe(v uint64) { t.reads.Add(v) }
+
+// Choose returns a random value in [0, n) for t's current operation (a
+// random draw, the case a select picks among ready ones) and logs it, so
+// that a replay makes the same choice.
+func (t *Thread) Choose(n int) int {
+	if n <= 1 {
+		return 0
+	}
+	// splitmix64: the goroutine's own generator, no synchronization.
+	t.rng += 0x9e3779b97f4a7c15
+	z := t.rng
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	z ^= z >> 31
+	v := int(z % uint64(n))
+	t.Log(v)
+	return v
+}
+
+// Log logs a value t's current operation chose (see Choose).
+func (t *Thread) Log(v int) { t.Stream.Put(TagChoice, t.n, uint64(v)) }
+
+// NewLoc returns a new location of t's run.
+func (t *Thread) NewLoc() *Loc { return t.run.newLoc() }
+
+// Run returns the thread's run.
+func (t *Thread) Run() *Run { return t.run }
+
+// Go starts f as a new goroutine of the run, a child of t named by lineage.
+func (t *Thread) Go(f func()) {
+	t.children++
+	child := t.run.newThread(t.id + "." + strconv.Itoa(t.children))
+	t.run.live.Add(1)
+	go t.run.goroutine(child, f)
+}
+
+// Fail records a failure of the run.
+func (t *Thread) Fail(f *sched.Failure) {
+	if f.Goroutine == "" {
+		f.Goroutine = t.id
+	}
+	t.run.fail(f)
+}
+
+// goroutine is the body of every goroutine of the run.
+func (r *Run) goroutine(t *Thread, f func()) {
+	defer r.live.Done()
+	t.bind = gls.Bind(t, "weft.record", r.label, "weft.test", r.opts.Name, "weft.g", t.id)
+	defer t.bind.Release()
+	defer r.exit(t)
+	defer func() {
+		if v := recover(); v != nil {
+			stack := string(debug.Stack())
+			r.fail(&sched.Failure{Kind: sched.Panic, Goroutine: t.id, Message: panicMessage(v), Site: userSite(stack), Stack: stack})
+		}
+	}()
+	f()
+}
+
+func panicMessage(v any) string {
+	if e, ok := v.(error); ok {
+		return e.Error()
+	}
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return strings.TrimSpace(sprint(v))
+}

@@ -1,0 +1,174 @@
+package sim
+
+import (
+	"math"
+	"reflect"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/weftdev/weft/internal/gls"
+	"github.com/weftdev/weft/record"
+	"github.com/weftdev/weft/sched"
+)
+
+// Recording mode: on a goroutine of a recorded run (package record), a
+// primitive behaves as in plain mode, truly in parallel, and reports each
+// operation to the run's recorder: memory accesses with the recorder's
+// brackets around them, synchronization from inside the region the
+// primitive makes exclusive. A primitive's state for the run lives in its
+// state slot, as under control, with its record.Loc; the slot is set with
+// a compare-and-swap, since goroutines race to create it.
+
+// recording returns the recorded goroutine the caller runs on, or nil. It
+// is called only when gls.Active() and the caller is not controlled.
+func recording() *record.Thread {
+	if !gls.Active() {
+		return nil
+	}
+	return record.Current()
+}
+
+// recState returns the state *slot for t's run, creating it when the slot
+// is empty or belongs to another execution. Goroutines of the run may race
+// to create it: one wins, and every one gets the winner's.
+func recState[S any, P interface {
+	*S
+	obj() *object
+}](slot *P, t *record.Thread) P {
+	addr := (*unsafe.Pointer)(unsafe.Pointer(slot))
+	for {
+		old := atomic.LoadPointer(addr)
+		if s := P(old); s != nil && s.obj().run == t.Run() {
+			return s
+		}
+		s := P(new(S))
+		*s.obj() = object{run: t.Run(), loc: t.NewLoc()}
+		if atomic.CompareAndSwapPointer(addr, old, unsafe.Pointer(s)) {
+			return s
+		}
+	}
+}
+
+// digest returns a digest of a value read or written, for replays to
+// compare: the value itself for integers, a hash for strings; 0 for values
+// that are not comparable.
+func digest[T any](v *T) uint64 {
+	switch p := any(v).(type) {
+	case *int:
+		return uint64(*p)
+	case *int64:
+		return uint64(*p)
+	case *int32:
+		return uint64(*p)
+	case *uint64:
+		return *p
+	case *uint32:
+		return uint64(*p)
+	case *uint:
+		return uint64(*p)
+	case *uintptr:
+		return uint64(*p)
+	case *bool:
+		if *p {
+			return 1
+		}
+		return 0
+	case *float64:
+		return math.Float64bits(*p)
+	case *string:
+		return hashString(*p)
+	}
+	return digestReflect(reflect.ValueOf(v).Elem())
+}
+
+func hashString(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+// digestReflect digests the other comparable values; pointers by address
+// would differ between runs, so they and other non-comparable values
+// digest to 0.
+func digestReflect(v reflect.Value) uint64 {
+	switch v.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return uint64(v.Int())
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return v.Uint()
+	case reflect.Bool:
+		if v.Bool() {
+			return 1
+		}
+		return 0
+	case reflect.Float32, reflect.Float64:
+		return math.Float64bits(v.Float())
+	case reflect.String:
+		return hashString(v.String())
+	case reflect.Struct:
+		h := uint64(14695981039346656037)
+		for i := 0; i < v.NumField(); i++ {
+			h ^= digestReflect(v.Field(i))
+			h *= 1099511628211
+		}
+		return h
+	case reflect.Array:
+		h := uint64(14695981039346656037)
+		for i := 0; i < v.Len(); i++ {
+			h ^= digestReflect(v.Index(i))
+			h *= 1099511628211
+		}
+		return h
+	}
+	return 0
+}
+
+// recLoad performs a recorded load of *p, the memory of the location whose
+// state slot is st.
+func recLoad[T any](t *record.Thread, st **varState, p *T) T {
+	l := recState(st, t).loc
+	r := t.Op(l)
+	for {
+		b := r.ReadBegin(t, l)
+		v := *p
+		d := digest(&v)
+		if !r.ReadEnd(t, l, b, d) {
+			t.Observe(d)
+			return v
+		}
+	}
+}
+
+// recStore performs a recorded store of v into *p.
+func recStore[T any](t *record.Thread, st **varState, p *T, v T) {
+	l := recState(st, t).loc
+	r := t.Op(l)
+	r.WriteBegin(t, l)
+	*p = v
+	r.WriteEnd(t, l, sched.Write, 0, digest(&v))
+}
+
+// recRMW performs a recorded read-modify-write: f does the operation and
+// returns digests of the value it read and of the value it left.
+func recRMW(t *record.Thread, st **varState, f func() (read, written uint64)) {
+	l := recState(st, t).loc
+	r := t.Op(l)
+	r.WriteBegin(t, l)
+	read, written := f()
+	r.WriteEnd(t, l, sched.ReadWrite, read, written)
+	t.Observe(read)
+}
+
+// recSync begins a synchronization operation of t on the object whose
+// state slot is slot, and returns the object's location and the recorder:
+// the caller reports the access with Sync from inside the exclusive region.
+func recSync[S any, P interface {
+	*S
+	obj() *object
+}](slot *P, t *record.Thread) (P, *record.Loc, record.Recorder) {
+	s := recState(slot, t)
+	return s, s.obj().loc, t.Op(s.obj().loc)
+}
