@@ -54,7 +54,6 @@ func access(st **varState, op *sched.Op) {
 	}
 }
 
-//
 // Recording, it returns the caller's Thread: the caller performs the access
 // with the recorder's brackets (recLoad, recStore, recRMW).
 func accessSlow(st **varState, op *sched.Op) *record.Thread {
