@@ -54,8 +54,10 @@ func access(st **varState, op *sched.Op) {
 	}
 }
 
-// Recording, it returns the caller's Thread: the caller performs the access
-// with the recorder's brackets (recLoad, recStore, recRMW).
+// accessSlow is access's event when an execution runs in the process: under
+// control, a scheduling point. Recording, it returns the caller's Thread:
+// the caller performs the access with the recorder's brackets (recLoad,
+// recStore, recRMW).
 func accessSlow(st **varState, op *sched.Op) *record.Thread {
 	if g := sched.Current(); g != nil {
 		s := stateOf(st, g)
