@@ -1,0 +1,203 @@
+package record
+
+import "github.com/weftdev/weft/sched"
+
+// AggrePlay (Pobee and Chan, ESEC/FSE 2019, Algorithm 1) records, per
+// location x:
+//
+//   - W_x, the order of the writes to x (a write: a Var store, an atomic
+//     read-modify-write, a synchronization access of kind Write such as an
+//     Unlock), in x's location stream;
+//   - L_m, the order of the lock acquisitions of m (a synchronization access
+//     of kind ReadWrite: Mutex.Lock), in m's location stream too;
+//   - WR_x, the write each read of x read from (its last write), in the
+//     reader's thread stream, keyed by the read's counter;
+//   - before each write, the writer's read-count vector RC_t.x
+//     (updateReadVectors), in the writer's thread stream EX_t, keyed by the
+//     write's counter.
+//
+// With the optimizations of §5.9: O1 and O2, a write whose RC vector did not
+// change but for the writer's own count since its previous write logs no
+// vector (a null line Θ); O3, the vector is run-length coded as (c, d)
+// pairs: d consecutive threads with read count c.
+//
+// Where this departs from the paper, for a compact log:
+//
+//   - Every access is named by (thread, counter), so entries keyed by a
+//     counter need no position: a null line Θ is the absence of an EX entry
+//     for the write's counter, and costs nothing.
+//   - WR_x entries are matched by the read's identity (its thread and
+//     counter) rather than by position in a per-location list; a read whose
+//     last write is the same as that of the thread's previous read of the
+//     same location logs nothing (the replay carries the previous one over).
+//     A read of x's initial value names the write 0; as a thread's first
+//     read of x is taken to read the initial value, it logs nothing.
+//   - A read-modify-write (an atomic Add, a CompareAndSwap) is a write in W_x
+//     and not a read: the write order fixes the value it reads.
+//   - W_x and L_m entries give the thread and the counter, delta-coded per
+//     thread and location.
+//
+// Per-location state is a handful of counters per thread (O(#threads) per
+// location); nothing grows with the number of events.
+type aggreplay struct{}
+
+func init() {
+	register("aggreplay", func() Recorder { return aggreplay{} })
+}
+
+// Entry tags of the aggreplay log.
+const (
+	// AggRead (thread stream): the read N read the write (Args[0]-1,
+	// Args[1]) (thread index, counter); Args = [0] for x's initial value.
+	AggRead uint8 = TagFirst
+	// AggEX (thread stream): the RC vector of the write N, as (c, d)
+	// pairs; several entries with the same N continue the vector.
+	AggEX uint8 = TagFirst + 1
+	// AggW (location stream): the next write of W_x, by thread Args[0],
+	// counter Args[1] + the thread's previous counter in this stream.
+	AggW uint8 = TagFirst
+	// AggL (location stream): the next acquisition of L_m, coded as AggW.
+	AggL uint8 = TagFirst + 1
+)
+
+// aggWrite names a write: thread index + 1 (0: the initial value) and
+// counter.
+type aggWrite struct {
+	t uint32
+	n uint64
+}
+
+// aggLoc is the per-location state, guarded by Loc.Mu.
+type aggLoc struct {
+	own       []uint64   // RC_t.x[t]: reads of x by each thread
+	total     uint64     // sum of own
+	snapTotal []uint64   // total at each thread's last write (O1/O2)
+	snapOwn   []uint64   // own[t] at t's last write
+	lastN     []uint64   // each thread's last counter in the location stream
+	prevRead  []aggWrite // the write each thread's last read of x read
+	lw        aggWrite   // last_write(x)
+}
+
+func (s *aggLoc) grow(i uint32) {
+	for uint32(len(s.own)) <= i {
+		s.own = append(s.own, 0)
+		s.snapTotal = append(s.snapTotal, 0)
+		s.snapOwn = append(s.snapOwn, 0)
+		s.lastN = append(s.lastN, 0)
+		s.prevRead = append(s.prevRead, aggWrite{})
+	}
+}
+
+func (aggreplay) Algorithm() string { return "aggreplay" }
+
+func (aggreplay) NewThread(t *Thread) {}
+
+func (aggreplay) NewLoc(l *Loc) { l.State = &aggLoc{} }
+
+func (aggreplay) ReadBegin(t *Thread, l *Loc) uint64 {
+	// Mu is held to ReadEnd: the read and its last-write lookup are one
+	// atomic step, so the read never has to be repeated.
+	l.Mu.Lock()
+	return 0
+}
+
+func (a aggreplay) ReadEnd(t *Thread, l *Loc, begin uint64, value uint64) bool {
+	a.read(t, l.State.(*aggLoc))
+	l.Mu.Unlock()
+	return false
+}
+
+// read is onRead: RC_t.x[t]++, and WR_x gets ⟨lw, e⟩ (elided when lw is
+// that of t's previous read of x).
+func (aggreplay) read(t *Thread, s *aggLoc) {
+	i := t.idx
+	s.grow(i)
+	s.own[i]++
+	s.total++
+	if s.prevRead[i] == s.lw {
+		return
+	}
+	s.prevRead[i] = s.lw
+	if s.lw.t == 0 {
+		t.Stream.Put(AggRead, t.n, 0)
+	} else {
+		t.Stream.Put(AggRead, t.n, uint64(s.lw.t), s.lw.n)
+	}
+}
+
+func (a aggreplay) WriteBegin(t *Thread, l *Loc) {
+	l.Mu.Lock()
+	a.write(t, l, l.State.(*aggLoc), AggW)
+}
+
+func (aggreplay) WriteEnd(t *Thread, l *Loc, _ sched.Access, read, written uint64) {
+	l.Mu.Unlock()
+}
+
+// write is onWrite (updateReadVectors, then W_x) for tag AggW, and
+// onLockAcquire (L_m) for AggL; both make the access x's last write.
+func (aggreplay) write(t *Thread, l *Loc, s *aggLoc, tag uint8) {
+	i := t.idx
+	s.grow(i)
+	if tag == AggW {
+		// updateReadVectors: RC_t.x takes every thread's current count.
+		// It changed but for t's own count (O1, O2) iff other threads
+		// read x since t's previous write to it.
+		others := (s.total - s.snapTotal[i]) - (s.own[i] - s.snapOwn[i])
+		s.snapTotal[i], s.snapOwn[i] = s.total, s.own[i]
+		if others != 0 {
+			putRC(t, s.own)
+		}
+	}
+	l.Stream.Put(tag, 0, uint64(i), t.n-s.lastN[i])
+	s.lastN[i] = t.n
+	s.lw = aggWrite{t: i + 1, n: t.n}
+}
+
+// putRC logs the RC vector rc of t's current write, O3-coded: (c, d)
+// pairs, trailing zeros left out, three pairs an entry.
+func putRC(t *Thread, rc []uint64) {
+	end := len(rc)
+	for end > 0 && rc[end-1] == 0 {
+		end--
+	}
+	var args [6]uint64
+	k := 0
+	for j := 0; j < end; {
+		c, d := rc[j], 1
+		for j+d < end && rc[j+d] == c {
+			d++
+		}
+		j += d
+		args[k], args[k+1] = c, uint64(d)
+		k += 2
+		if k == len(args) {
+			t.Stream.Put(AggEX, t.n, args[:k]...)
+			k = 0
+		}
+	}
+	if k > 0 {
+		t.Stream.Put(AggEX, t.n, args[:k]...)
+	}
+}
+
+func (a aggreplay) Sync(t *Thread, l *Loc, acc sched.Access, value uint64) {
+	// The primitive's exclusion orders the reports; Mu costs nothing
+	// uncontended and keeps the state safe should a primitive report from
+	// under another lock.
+	l.Mu.Lock()
+	s := l.State.(*aggLoc)
+	switch acc {
+	case sched.Read:
+		a.read(t, s)
+	case sched.Write:
+		a.write(t, l, s, AggW)
+	case sched.ReadWrite:
+		a.write(t, l, s, AggL)
+	}
+	l.Mu.Unlock()
+}
+
+func (aggreplay) ExitThread(t *Thread) {}
+
+func (aggreplay) Close(locs []*Loc) {}

@@ -1,0 +1,177 @@
+package record_test
+
+import (
+	"os"
+	"reflect"
+	"testing"
+
+	"github.com/weftdev/weft/record"
+	"github.com/weftdev/weft/sim"
+)
+
+// aggRecord records body with the aggreplay recorder and returns its log.
+func aggRecord(t *testing.T, body func()) *record.Log {
+	t.Helper()
+	rec, err := record.New("aggreplay")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := record.Record(body, rec, record.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(res.Log)
+	if res.Failure != nil || !res.Complete {
+		t.Fatalf("recorded run failed or incomplete: %+v", res.Failure)
+	}
+	log, err := record.ReadFile(res.Log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if log.Algorithm != "aggreplay" {
+		t.Fatalf("algorithm %q", log.Algorithm)
+	}
+	return log
+}
+
+// aggEntries returns a thread's entries of aggreplay's own tags.
+func aggEntries(log *record.Log, th int) []record.Entry {
+	var es []record.Entry
+	for _, e := range log.Threads[th].Entries {
+		if e.Tag >= record.TagFirst {
+			es = append(es, e)
+		}
+	}
+	return es
+}
+
+// aggLoc returns the location thread th touched at operation n.
+func aggLoc(t *testing.T, log *record.Log, th int, n uint64) uint32 {
+	t.Helper()
+	for _, e := range log.Threads[th].Entries {
+		if e.Tag == record.TagTouch && e.N == n {
+			return uint32(e.Args[0])
+		}
+	}
+	t.Fatalf("goroutine %d touched nothing at operation %d", th, n)
+	return 0
+}
+
+func TestAggrePlayOneGoroutine(t *testing.T) {
+	log := aggRecord(t, func() {
+		x := sim.NewVar(0)
+		x.Store(1)   // 1
+		_ = x.Load() // 2: reads write (0, 1)
+		_ = x.Load() // 3: same write: no entry
+		x.Store(2)   // 4: only its own reads: null line (O2)
+		x.Store(3)   // 5: nothing read: null line (O1)
+		_ = x.Load() // 6: reads write (0, 5)
+	})
+	l := aggLoc(t, log, 0, 1)
+	want := []record.Entry{
+		{Tag: record.AggW, Args: []uint64{0, 1}},
+		{Tag: record.AggW, Args: []uint64{0, 3}},
+		{Tag: record.AggW, Args: []uint64{0, 1}},
+	}
+	if got := log.Locs[l]; !reflect.DeepEqual(got, want) {
+		t.Errorf("W_x = %+v, want %+v", got, want)
+	}
+	wantT := []record.Entry{
+		{Tag: record.AggRead, N: 2, Args: []uint64{1, 1}},
+		{Tag: record.AggRead, N: 6, Args: []uint64{1, 5}},
+	}
+	if got := aggEntries(log, 0); !reflect.DeepEqual(got, wantT) {
+		t.Errorf("thread stream = %+v, want %+v", got, wantT)
+	}
+}
+
+func TestAggrePlayInitialRead(t *testing.T) {
+	log := aggRecord(t, func() {
+		x := sim.NewVar(7)
+		_ = x.Load() // 1: the initial value, as a first read expects: no entry
+		_ = x.Load() // 2: no entry
+	})
+	if got := aggEntries(log, 0); len(got) != 0 {
+		t.Errorf("thread stream = %+v, want none", got)
+	}
+}
+
+// The child is started after the root's accesses, so their order is
+// fixed: the child's write logs the root's read count (RC vector [1]),
+// and its read reads its own write.
+func TestAggrePlayReadVector(t *testing.T) {
+	log := aggRecord(t, func() {
+		x := sim.NewVar(0)
+		var m sim.Mutex
+		x.Store(1)      // root 1
+		_ = x.Load()    // root 2
+		m.Lock()        // root 3
+		m.Unlock()      // root 4
+		sim.Go(func() { // root 5
+			x.Store(2)   // child 1: RC = [1 0] → (1, 1)
+			_ = x.Load() // child 2: reads (child, 1)
+			m.Lock()     // child 3
+			m.Unlock()   // child 4
+		})
+	})
+	if len(log.Threads) != 2 {
+		t.Fatalf("%d goroutines", len(log.Threads))
+	}
+	x, mu := aggLoc(t, log, 0, 1), aggLoc(t, log, 0, 3)
+	wantX := []record.Entry{
+		{Tag: record.AggW, Args: []uint64{0, 1}},
+		{Tag: record.AggW, Args: []uint64{1, 1}},
+	}
+	if got := log.Locs[x]; !reflect.DeepEqual(got, wantX) {
+		t.Errorf("W_x = %+v, want %+v", got, wantX)
+	}
+	wantM := []record.Entry{
+		{Tag: record.AggL, Args: []uint64{0, 3}},
+		{Tag: record.AggW, Args: []uint64{0, 1}},
+		{Tag: record.AggL, Args: []uint64{1, 3}},
+		{Tag: record.AggW, Args: []uint64{1, 1}},
+	}
+	if got := log.Locs[mu]; !reflect.DeepEqual(got, wantM) {
+		t.Errorf("L_m = %+v, want %+v", got, wantM)
+	}
+	wantC := []record.Entry{
+		{Tag: record.AggEX, N: 1, Args: []uint64{1, 1}},
+		{Tag: record.AggRead, N: 2, Args: []uint64{2, 1}},
+	}
+	if got := aggEntries(log, 1); !reflect.DeepEqual(got, wantC) {
+		t.Errorf("child stream = %+v, want %+v", got, wantC)
+	}
+}
+
+// O3: equal counts are run-length coded, three pairs an entry.
+func TestAggrePlayRunLength(t *testing.T) {
+	log := aggRecord(t, func() {
+		x := sim.NewVar(0)
+		// A chain of goroutines, each reading x its own number of times
+		// (1, 1, 2, 2, 2, 3, 4) and starting the next; the last writes.
+		counts := []int{1, 1, 2, 2, 2, 3, 4}
+		var step func(i int)
+		step = func(i int) {
+			if i == len(counts) {
+				x.Store(1)
+				return
+			}
+			for range counts[i] {
+				_ = x.Load()
+			}
+			sim.Go(func() { step(i + 1) })
+		}
+		step(0)
+	})
+	last := len(log.Threads) - 1
+	var ex []uint64
+	for _, e := range aggEntries(log, last) {
+		if e.Tag == record.AggEX {
+			ex = append(ex, e.Args...)
+		}
+	}
+	want := []uint64{1, 2, 2, 3, 3, 1, 4, 1}
+	if !reflect.DeepEqual(ex, want) {
+		t.Errorf("RC vector pairs %v, want %v", ex, want)
+	}
+}
