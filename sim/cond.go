@@ -3,6 +3,9 @@ package sim
 import (
 	"sync"
 	"sync/atomic"
+
+	"github.com/weftdev/weft/record"
+	"github.com/weftdev/weft/sched"
 )
 
 // A Cond is a condition variable, like sync.Cond: a rendezvous point for
@@ -20,6 +23,10 @@ type Cond struct {
 type condState struct {
 	object
 	waiters []*ticket
+
+	// Recording: a monitor.
+	mu   sync.Mutex
+	recq []*recWaiter
 }
 
 // NewCond returns a new Cond with Locker l.
@@ -51,6 +58,32 @@ func (c *Cond) Wait() {
 		c.L.Lock()
 		return
 	}
+	if t := recording(); t != nil {
+		// Two operations, as under control: the wait-before, enqueued,
+		// and the wait-after, reported once a Signal or Broadcast
+		// released the waiter: by the waker on its behalf if the waiter
+		// was already blocked (armed), else by the waiter itself.
+		s, l, r := recSync(&c.st, t)
+		w := newRecWaiter(t)
+		s.mu.Lock()
+		s.recq = append(s.recq, w)
+		r.Sync(t, l, sched.ReadWrite, 0)
+		s.mu.Unlock()
+		c.L.Unlock()
+		t.Op(l)
+		t.Beat()
+		s.mu.Lock()
+		if w.released {
+			r.Sync(t, l, sched.ReadWrite, 0)
+			s.mu.Unlock()
+		} else {
+			w.armed = true
+			s.mu.Unlock()
+			w.wait()
+		}
+		c.L.Lock()
+		return
+	}
 	c.std().Wait()
 }
 
@@ -65,6 +98,17 @@ func (c *Cond) Signal() {
 		}
 		return
 	}
+	if t := recording(); t != nil {
+		s, l, r := recSync(&c.st, t)
+		s.mu.Lock()
+		r.Sync(t, l, sched.ReadWrite, 0)
+		if len(s.recq) > 0 {
+			s.recq[0].release(r, l)
+			s.recq = s.recq[1:]
+		}
+		s.mu.Unlock()
+		return
+	}
 	c.std().Signal()
 }
 
@@ -76,5 +120,26 @@ func (c *Cond) Broadcast() {
 		releaseAll(&s.waiters)
 		return
 	}
+	if t := recording(); t != nil {
+		s, l, r := recSync(&c.st, t)
+		s.mu.Lock()
+		r.Sync(t, l, sched.ReadWrite, 0)
+		for _, w := range s.recq {
+			w.release(r, l)
+		}
+		s.recq = nil
+		s.mu.Unlock()
+		return
+	}
 	c.std().Broadcast()
+}
+
+// release releases a Cond waiter, under the Cond's monitor: an armed
+// (blocked) waiter's wait-after is reported here, on its behalf.
+func (w *recWaiter) release(r record.Recorder, l *record.Loc) {
+	w.released = true
+	if w.armed {
+		r.Sync(w.t, l, sched.ReadWrite, 0)
+		close(w.ch)
+	}
 }

@@ -3,6 +3,7 @@ package sim
 import (
 	"sync"
 
+	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
 )
 
@@ -14,7 +15,8 @@ import (
 // event on the map, and the contents are the execution's own, like the
 // state of the other primitives: a Map starts empty in each execution that
 // uses it, and what plain mode stored is not seen under control, nor the
-// other way round. Range visits the entries in the order their keys were
+// other way round. Recording, every method is one synchronization access to
+// the map, whose contents are the run's own as under control. Range visits the entries in the order their keys were
 // inserted (a key deleted and stored again counts as new), so that an
 // execution replays exactly.
 type Map struct {
@@ -27,6 +29,7 @@ type mapState struct {
 	entries map[any]*mapEntry
 	order   []*mapEntry // in insertion order, deleted entries included
 	dead    int         // deleted entries in order
+	mu      sync.Mutex  // recording: the monitor
 }
 
 type mapEntry struct {
@@ -56,15 +59,26 @@ func (m *Map) state(g *sched.G, op *sched.Op) *mapState {
 	return s
 }
 
+// recLock begins an operation of t on m recording: it returns m's state for
+// t's run, locked, and reports the access, which the caller makes before it
+// unlocks. A Map is a monitor: each method one synchronization access.
+func (m *Map) recLock(t *record.Thread) *mapState {
+	s, l, r := recSync(&m.st, t)
+	s.mu.Lock()
+	r.Sync(t, l, sched.ReadWrite, 0)
+	return s
+}
+
 // Load returns the value stored in the map for a key, or nil if no value is
 // present. The ok result indicates whether value was found in the map.
 func (m *Map) Load(key any) (value any, ok bool) {
 	if g := current(); g != nil {
-		s := m.state(g, opMapLoad)
-		if e := s.entry(key); e != nil {
-			return e.value, true
-		}
-		return nil, false
+		return m.state(g, opMapLoad).load(key)
+	}
+	if t := recording(); t != nil {
+		s := m.recLock(t)
+		defer s.mu.Unlock()
+		return s.load(key)
 	}
 	return m.m.Load(key)
 }
@@ -75,6 +89,12 @@ func (m *Map) Store(key, value any) {
 		m.state(g, opMapStore).store(key, value)
 		return
 	}
+	if t := recording(); t != nil {
+		s := m.recLock(t)
+		defer s.mu.Unlock()
+		s.store(key, value)
+		return
+	}
 	m.m.Store(key, value)
 }
 
@@ -83,12 +103,12 @@ func (m *Map) Store(key, value any) {
 // value was loaded, false if stored.
 func (m *Map) LoadOrStore(key, value any) (actual any, loaded bool) {
 	if g := current(); g != nil {
-		s := m.state(g, opMapLoadOrStore)
-		if e := s.entry(key); e != nil {
-			return e.value, true
-		}
-		s.store(key, value)
-		return value, false
+		return m.state(g, opMapLoadOrStore).loadOrStore(key, value)
+	}
+	if t := recording(); t != nil {
+		s := m.recLock(t)
+		defer s.mu.Unlock()
+		return s.loadOrStore(key, value)
 	}
 	return m.m.LoadOrStore(key, value)
 }
@@ -97,12 +117,12 @@ func (m *Map) LoadOrStore(key, value any) (actual any, loaded bool) {
 // any. The loaded result reports whether the key was present.
 func (m *Map) LoadAndDelete(key any) (value any, loaded bool) {
 	if g := current(); g != nil {
-		s := m.state(g, opMapLoadAndDelete)
-		if e := s.entry(key); e != nil {
-			s.delete(e)
-			return e.value, true
-		}
-		return nil, false
+		return m.state(g, opMapLoadAndDelete).loadAndDelete(key)
+	}
+	if t := recording(); t != nil {
+		s := m.recLock(t)
+		defer s.mu.Unlock()
+		return s.loadAndDelete(key)
 	}
 	return m.m.LoadAndDelete(key)
 }
@@ -111,10 +131,13 @@ func (m *Map) LoadAndDelete(key any) (value any, loaded bool) {
 // does nothing.
 func (m *Map) Delete(key any) {
 	if g := current(); g != nil {
-		s := m.state(g, opMapDelete)
-		if e := s.entry(key); e != nil {
-			s.delete(e)
-		}
+		m.state(g, opMapDelete).loadAndDelete(key)
+		return
+	}
+	if t := recording(); t != nil {
+		s := m.recLock(t)
+		defer s.mu.Unlock()
+		s.loadAndDelete(key)
 		return
 	}
 	m.m.Delete(key)
@@ -124,13 +147,12 @@ func (m *Map) Delete(key any) {
 // loaded result reports whether the key was present.
 func (m *Map) Swap(key, value any) (previous any, loaded bool) {
 	if g := current(); g != nil {
-		s := m.state(g, opMapSwap)
-		if e := s.entry(key); e != nil {
-			previous, e.value = e.value, value
-			return previous, true
-		}
-		s.store(key, value)
-		return nil, false
+		return m.state(g, opMapSwap).swap(key, value)
+	}
+	if t := recording(); t != nil {
+		s := m.recLock(t)
+		defer s.mu.Unlock()
+		return s.swap(key, value)
 	}
 	return m.m.Swap(key, value)
 }
@@ -139,12 +161,12 @@ func (m *Map) Swap(key, value any) (previous any, loaded bool) {
 // the map is equal to old. The old value must be of a comparable type.
 func (m *Map) CompareAndSwap(key, old, new any) (swapped bool) {
 	if g := current(); g != nil {
-		s := m.state(g, opMapCAS)
-		if e := s.entry(key); e != nil && e.value == old {
-			e.value = new
-			return true
-		}
-		return false
+		return m.state(g, opMapCAS).compareAndSwap(key, old, new)
+	}
+	if t := recording(); t != nil {
+		s := m.recLock(t)
+		defer s.mu.Unlock()
+		return s.compareAndSwap(key, old, new)
 	}
 	return m.m.CompareAndSwap(key, old, new)
 }
@@ -156,12 +178,12 @@ func (m *Map) CompareAndSwap(key, old, new any) (swapped bool) {
 // false (even if the old value is the nil interface value).
 func (m *Map) CompareAndDelete(key, old any) (deleted bool) {
 	if g := current(); g != nil {
-		s := m.state(g, opMapCAD)
-		if e := s.entry(key); e != nil && e.value == old {
-			s.delete(e)
-			return true
-		}
-		return false
+		return m.state(g, opMapCAD).compareAndDelete(key, old)
+	}
+	if t := recording(); t != nil {
+		s := m.recLock(t)
+		defer s.mu.Unlock()
+		return s.compareAndDelete(key, old)
 	}
 	return m.m.CompareAndDelete(key, old)
 }
@@ -170,40 +192,106 @@ func (m *Map) CompareAndDelete(key, old any) (deleted bool) {
 // returns false, range stops the iteration.
 //
 // In plain mode Range is sync.Map's, and need not correspond to any
-// consistent snapshot of the Map's contents. Under control Range is one
-// event, which takes a snapshot of the entries: f is then called on the
-// snapshot, in insertion order, and what f does to the map (its own events)
-// does not change which entries it visits nor their values, as sync.Map
-// allows. Range does not block other methods on the receiver; even f itself
-// may call any method on m.
+// consistent snapshot of the Map's contents. Under control (and recording)
+// Range is one event, which takes a snapshot of the entries: f is then
+// called on the snapshot, in insertion order, and what f does to the map
+// (its own events) does not change which entries it visits nor their
+// values, as sync.Map allows. Range does not block other methods on the
+// receiver; even f itself may call any method on m.
 func (m *Map) Range(f func(key, value any) bool) {
+	var snap []mapEntry
 	if g := current(); g != nil {
-		s := m.state(g, opMapRange)
-		snap := make([]mapEntry, 0, len(s.entries))
-		for _, e := range s.order {
-			if !e.deleted {
-				snap = append(snap, mapEntry{key: e.key, value: e.value})
-			}
-		}
-		for _, e := range snap {
-			if !f(e.key, e.value) {
-				return
-			}
-		}
+		snap = m.state(g, opMapRange).snapshot()
+	} else if t := recording(); t != nil {
+		s := m.recLock(t)
+		snap = s.snapshot()
+		s.mu.Unlock()
+	} else {
+		m.m.Range(f)
 		return
 	}
-	m.m.Range(f)
+	for _, e := range snap {
+		if !f(e.key, e.value) {
+			return
+		}
+	}
 }
 
 // Clear deletes all the entries, resulting in an empty Map.
 func (m *Map) Clear() {
 	if g := current(); g != nil {
-		s := m.state(g, opMapClear)
-		s.entries, s.order, s.dead = nil, nil, 0
+		m.state(g, opMapClear).clear()
+		return
+	}
+	if t := recording(); t != nil {
+		s := m.recLock(t)
+		defer s.mu.Unlock()
+		s.clear()
 		return
 	}
 	m.m.Clear()
 }
+
+func (s *mapState) load(key any) (any, bool) {
+	if e := s.entry(key); e != nil {
+		return e.value, true
+	}
+	return nil, false
+}
+
+func (s *mapState) loadOrStore(key, value any) (any, bool) {
+	if e := s.entry(key); e != nil {
+		return e.value, true
+	}
+	s.store(key, value)
+	return value, false
+}
+
+func (s *mapState) loadAndDelete(key any) (any, bool) {
+	if e := s.entry(key); e != nil {
+		s.delete(e)
+		return e.value, true
+	}
+	return nil, false
+}
+
+func (s *mapState) swap(key, value any) (previous any, loaded bool) {
+	if e := s.entry(key); e != nil {
+		previous, e.value = e.value, value
+		return previous, true
+	}
+	s.store(key, value)
+	return nil, false
+}
+
+func (s *mapState) compareAndSwap(key, old, new any) bool {
+	if e := s.entry(key); e != nil && e.value == old {
+		e.value = new
+		return true
+	}
+	return false
+}
+
+func (s *mapState) compareAndDelete(key, old any) bool {
+	if e := s.entry(key); e != nil && e.value == old {
+		s.delete(e)
+		return true
+	}
+	return false
+}
+
+// snapshot returns the live entries, in insertion order.
+func (s *mapState) snapshot() []mapEntry {
+	snap := make([]mapEntry, 0, len(s.entries))
+	for _, e := range s.order {
+		if !e.deleted {
+			snap = append(snap, mapEntry{key: e.key, value: e.value})
+		}
+	}
+	return snap
+}
+
+func (s *mapState) clear() { s.entries, s.order, s.dead = nil, nil, 0 }
 
 // nonEmpty is a map that is never empty and never written: a lookup in it
 // hashes the key, and panics on an unhashable one with the runtime error

@@ -5,6 +5,8 @@ import (
 	"sync/atomic"
 
 	"github.com/weftdev/weft/internal/gls"
+	"github.com/weftdev/weft/record"
+	"github.com/weftdev/weft/sched"
 )
 
 // A Once performs exactly one action, like sync.Once. Its zero value is
@@ -18,6 +20,10 @@ type Once struct {
 type onceState struct {
 	object
 	running, done bool
+
+	// Recording: a monitor.
+	mu   sync.Mutex
+	recq []*recWaiter
 }
 
 // finished is the Waiter of a goroutine that called Do while another runs f.
@@ -51,10 +57,48 @@ func (o *Once) doSlow(f func()) {
 		}
 		return
 	}
+	if t := recording(); t != nil {
+		o.recDo(t, f)
+		return
+	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if !o.done.Load() {
 		defer o.done.Store(true)
+		f()
+	}
+}
+
+// recDo is Do recording: the caller that takes the Once reports as it does;
+// callers that find it done report then, and those that wait for f are
+// reported on their behalf once f finished, all under the monitor.
+func (o *Once) recDo(t *record.Thread, f func()) {
+	s, l, r := recSync(&o.st, t)
+	s.mu.Lock()
+	switch {
+	case s.done:
+		r.Sync(t, l, sched.ReadWrite, 0)
+		s.mu.Unlock()
+	case s.running:
+		w := newRecWaiter(t)
+		s.recq = append(s.recq, w)
+		s.mu.Unlock()
+		t.Beat()
+		w.wait()
+	default:
+		s.running = true
+		r.Sync(t, l, sched.ReadWrite, 0)
+		s.mu.Unlock()
+		defer func() {
+			s.mu.Lock()
+			s.running, s.done = false, true
+			for _, w := range s.recq {
+				r.Sync(w.t, l, sched.ReadWrite, 0)
+				close(w.ch)
+			}
+			s.recq = nil
+			s.mu.Unlock()
+		}()
 		f()
 	}
 }

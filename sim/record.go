@@ -172,3 +172,105 @@ func recSync[S any, P interface {
 	s := recState(slot, t)
 	return s, s.obj().loc, t.Op(s.obj().loc)
 }
+
+// The memory operations of the atomics, in controlled and recording mode
+// (the caller checked gls.Active). They take the operation as a function
+// value, which does not escape: no allocation per call.
+
+// atomicLoad performs a load of the location whose state slot is st.
+func atomicLoad[T any](st **varState, load func() T) T {
+	if g := sched.Current(); g != nil {
+		g.Step(opAtomicLoad, stateOf(st, g).id, nil)
+		v := load()
+		g.Observe(digest(&v))
+		return v
+	}
+	if t := record.Current(); t != nil {
+		return recLoadFn(t, recState(st, t).loc, load)
+	}
+	return load()
+}
+
+// atomicStore performs a store of v.
+func atomicStore[T any](st **varState, v T, store func(T)) {
+	if g := sched.Current(); g != nil {
+		g.Step(opAtomicStore, stateOf(st, g).id, nil)
+		store(v)
+		return
+	}
+	if t := record.Current(); t != nil {
+		recStoreFn(t, recState(st, t).loc, v, store)
+		return
+	}
+	store(v)
+}
+
+// atomicRMW performs a read-modify-write: f does it and returns its result
+// and digests of the value it read and of the value it left.
+func atomicRMW[R any](st **varState, op *sched.Op, f func() (R, uint64, uint64)) R {
+	if g := sched.Current(); g != nil {
+		g.Step(op, stateOf(st, g).id, nil)
+		res, read, _ := f()
+		g.Observe(read)
+		return res
+	}
+	if t := record.Current(); t != nil {
+		return recRMWFn(t, recState(st, t).loc, f)
+	}
+	res, _, _ := f()
+	return res
+}
+
+// recLoadFn performs a recorded load of l with load.
+func recLoadFn[T any](t *record.Thread, l *record.Loc, load func() T) T {
+	r := t.Op(l)
+	for {
+		b := r.ReadBegin(t, l)
+		v := load()
+		d := digest(&v)
+		if !r.ReadEnd(t, l, b, d) {
+			t.Observe(d)
+			return v
+		}
+	}
+}
+
+// recStoreFn performs a recorded store of v into l with store.
+func recStoreFn[T any](t *record.Thread, l *record.Loc, v T, store func(T)) {
+	r := t.Op(l)
+	r.WriteBegin(t, l)
+	store(v)
+	r.WriteEnd(t, l, sched.Write, 0, digest(&v))
+}
+
+// recRMWFn performs a recorded read-modify-write of l with f.
+func recRMWFn[R any](t *record.Thread, l *record.Loc, f func() (R, uint64, uint64)) R {
+	r := t.Op(l)
+	r.WriteBegin(t, l)
+	res, read, written := f()
+	r.WriteEnd(t, l, sched.ReadWrite, read, written)
+	t.Observe(read)
+	return res
+}
+
+// d64 digests an atomic's value.
+func d64[T any](v T) uint64 { return digest(&v) }
+
+// A recWaiter is a goroutine of a recorded run blocked in a monitor: whoever
+// releases it (under the monitor) may report its access on its behalf, then
+// closes ch.
+type recWaiter struct {
+	t        *record.Thread
+	ch       chan struct{}
+	released bool
+	armed    bool // Cond: the waiter began its second operation and blocks
+}
+
+func newRecWaiter(t *record.Thread) *recWaiter {
+	return &recWaiter{t: t, ch: make(chan struct{})}
+}
+
+// wait blocks until w is released.
+func (w *recWaiter) wait() {
+	<-w.ch
+}

@@ -1,6 +1,11 @@
 package sim
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/weftdev/weft/record"
+	"github.com/weftdev/weft/sched"
+)
 
 // An RWMutex is a reader/writer mutual exclusion lock, like sync.RWMutex:
 // held by any number of readers or by one writer. As in Go, a writer waiting
@@ -17,6 +22,12 @@ type rwState struct {
 	writer  bool      // a writer holds the lock or waits for readers to leave
 	readers int       // readers holding the lock
 	queued  []*ticket // readers waiting for the writer to leave
+
+	// Recording: a monitor.
+	mu      sync.Mutex
+	rq      []*recWaiter  // readers waiting for the writer to leave
+	wq      []*recWaiter  // writers waiting for the writer to leave
+	drained chan struct{} // closed when the readers a writer waits for left
 }
 
 // noWriter is the Waiter of a writer's Lock: one writer at a time.
@@ -41,6 +52,10 @@ func (rw *RWMutex) Lock() {
 		}
 		return
 	}
+	if t := recording(); t != nil {
+		rw.recLock(t)
+		return
+	}
 	rw.mu.Lock()
 }
 
@@ -53,6 +68,17 @@ func (rw *RWMutex) TryLock() bool {
 			return false
 		}
 		s.writer = true
+		return true
+	}
+	if t := recording(); t != nil {
+		s, l, r := recSync(&rw.st, t)
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.writer || s.readers > 0 {
+			return false
+		}
+		s.writer = true
+		r.Sync(t, l, sched.ReadWrite, 0)
 		return true
 	}
 	return rw.mu.TryLock()
@@ -69,6 +95,10 @@ func (rw *RWMutex) Unlock() {
 		s.writer = false
 		s.readers += len(s.queued)
 		releaseAll(&s.queued)
+		return
+	}
+	if t := recording(); t != nil {
+		rw.recUnlock(t)
 		return
 	}
 	rw.mu.Unlock()
@@ -88,6 +118,22 @@ func (rw *RWMutex) RLock() {
 		g.Park(opRLockWait, s.id, t)
 		return
 	}
+	if t := recording(); t != nil {
+		s, l, r := recSync(&rw.st, t)
+		s.mu.Lock()
+		if !s.writer {
+			s.readers++
+			r.Sync(t, l, sched.ReadWrite, 0)
+			s.mu.Unlock()
+			return
+		}
+		w := newRecWaiter(t)
+		s.rq = append(s.rq, w)
+		s.mu.Unlock()
+		t.Beat()
+		w.wait() // the writer's Unlock admits and reports us
+		return
+	}
 	rw.mu.RLock()
 }
 
@@ -100,6 +146,17 @@ func (rw *RWMutex) TryRLock() bool {
 			return false
 		}
 		s.readers++
+		return true
+	}
+	if t := recording(); t != nil {
+		s, l, r := recSync(&rw.st, t)
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.writer {
+			return false
+		}
+		s.readers++
+		r.Sync(t, l, sched.ReadWrite, 0)
 		return true
 	}
 	return rw.mu.TryRLock()
@@ -116,7 +173,76 @@ func (rw *RWMutex) RUnlock() {
 		s.readers--
 		return
 	}
+	if t := recording(); t != nil {
+		s, l, r := recSync(&rw.st, t)
+		s.mu.Lock()
+		if s.readers == 0 {
+			s.mu.Unlock()
+			panic("sync: RUnlock of unlocked RWMutex")
+		}
+		s.readers--
+		r.Sync(t, l, sched.ReadWrite, 0)
+		if s.readers == 0 && s.drained != nil {
+			close(s.drained)
+			s.drained = nil
+		}
+		s.mu.Unlock()
+		return
+	}
 	rw.mu.RUnlock()
+}
+
+// recLock is Lock recording: one operation, reported once the writer holds
+// the lock and the readers left.
+func (rw *RWMutex) recLock(t *record.Thread) {
+	s, l, r := recSync(&rw.st, t)
+	s.mu.Lock()
+	for s.writer {
+		w := newRecWaiter(t)
+		s.wq = append(s.wq, w)
+		s.mu.Unlock()
+		t.Beat()
+		w.wait()
+		s.mu.Lock()
+	}
+	s.writer = true
+	for s.readers > 0 {
+		if s.drained == nil {
+			s.drained = make(chan struct{})
+		}
+		d := s.drained
+		s.mu.Unlock()
+		t.Beat()
+		<-d
+		s.mu.Lock()
+	}
+	r.Sync(t, l, sched.ReadWrite, 0)
+	s.mu.Unlock()
+}
+
+// recUnlock is Unlock recording: it reports its own access, then admits the
+// waiting readers, reporting their RLock on their behalf, and wakes the
+// waiting writers to compete again.
+func (rw *RWMutex) recUnlock(t *record.Thread) {
+	s, l, r := recSync(&rw.st, t)
+	s.mu.Lock()
+	if !s.writer || s.readers > 0 {
+		s.mu.Unlock()
+		panic("sync: Unlock of unlocked RWMutex")
+	}
+	r.Sync(t, l, sched.ReadWrite, 0)
+	s.writer = false
+	for _, w := range s.rq {
+		s.readers++
+		r.Sync(w.t, l, sched.ReadWrite, 0)
+		close(w.ch)
+	}
+	s.rq = nil
+	for _, w := range s.wq {
+		close(w.ch)
+	}
+	s.wq = nil
+	s.mu.Unlock()
 }
 
 // RLocker returns a sync.Locker whose Lock and Unlock call RLock and

@@ -26,9 +26,20 @@ func NewVar[T any](v T) *Var[T] { return &Var[T]{v: v} }
 // Load returns the value of x.
 func (x *Var[T]) Load() T {
 	if gls.Active() {
-		if t := accessSlow(&x.st, opLoad); t != nil {
-			return recLoad(t, &x.st, &x.v)
-		}
+		return x.loadSlow()
+	}
+	return x.v
+}
+
+func (x *Var[T]) loadSlow() T {
+	if g := sched.Current(); g != nil {
+		g.Step(opLoad, stateOf(&x.st, g).id, nil)
+		v := x.v
+		g.Observe(digest(&v))
+		return v
+	}
+	if t := record.Current(); t != nil {
+		return recLoad(t, &x.st, &x.v)
 	}
 	return x.v
 }

@@ -17,6 +17,10 @@ type wgState struct {
 	object
 	count   int
 	waiters []*ticket
+
+	// Recording: a monitor.
+	mu   sync.Mutex
+	recq []*recWaiter
 }
 
 // Add adds delta, which may be negative, to the counter. When the counter
@@ -40,6 +44,27 @@ func (wg *WaitGroup) add(op *sched.Op, delta int) {
 		}
 		return
 	}
+	if t := recording(); t != nil {
+		s, l, r := recSync(&wg.st, t)
+		s.mu.Lock()
+		s.count += delta
+		if s.count < 0 {
+			s.mu.Unlock()
+			panic("sync: negative WaitGroup counter")
+		}
+		r.Sync(t, l, sched.ReadWrite, 0)
+		if s.count == 0 {
+			// The waiters see zero now: their Wait is reported here,
+			// on their behalf.
+			for _, w := range s.recq {
+				r.Sync(w.t, l, sched.Read, 0)
+				close(w.ch)
+			}
+			s.recq = nil
+		}
+		s.mu.Unlock()
+		return
+	}
 	wg.wg.Add(delta)
 }
 
@@ -54,6 +79,21 @@ func (wg *WaitGroup) Wait() {
 		t := &ticket{}
 		s.waiters = append(s.waiters, t)
 		g.Park(opWGWait, s.id, t)
+		return
+	}
+	if t := recording(); t != nil {
+		s, l, r := recSync(&wg.st, t)
+		s.mu.Lock()
+		if s.count == 0 {
+			r.Sync(t, l, sched.Read, 0)
+			s.mu.Unlock()
+			return
+		}
+		w := newRecWaiter(t)
+		s.recq = append(s.recq, w)
+		s.mu.Unlock()
+		t.Beat()
+		w.wait()
 		return
 	}
 	wg.wg.Wait()
