@@ -1,0 +1,218 @@
+package replay
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/weftdev/weft/record"
+)
+
+// Stride's replay (Zhou, Xiao, Zhang, ICSE'12): the log (record/stride.go)
+// orders each location's writes, and gives each read the digest of the
+// value it returned and its bounded linkage, the latest version it can
+// have read. The planner infers, under sequential consistency, the write
+// each read linked to, and the oracle enforces the resulting order.
+//
+// Bounded-linkage inference. The write a read r read is searched back from
+// r's bound: the latest write of version ≤ bound whose value digest is r's
+// (Stride's search: the bound is the upper end, the value the matching
+// criterion; as in OREO, the candidates are found through a dictionary of
+// (location, value) → versions, so each search is a binary search). Two
+// lower ends follow from sequential consistency and the goroutine's
+// program order, and the search stops there: r cannot have read a version
+// older than its goroutine's own last write of the location before r, nor
+// older than the linkage inferred for the goroutine's previous read of the
+// location. Version 0 is the location's initial value, which the log does
+// not hold: when no write in range has r's value and the range reaches
+// version 0, r is linked to the initial value, provided every read so
+// linked read the same value (the initial value is one value). Otherwise
+// the inference fails and the planner says so: Stride cannot always infer
+// a linkage (a read whose bound counts writes that came after its load,
+// one of which wrote the same value, is linked to the later write; that
+// is Stride's imprecision, value-equal, and a schedule may then not exist,
+// which the replay reports as a departure).
+//
+// The order. A read may go when its inferred write is the last write of
+// its location performed in the replay; a write when it is the next
+// version of its location and every read linked to the current version
+// has been performed. Synchronization reads are linked exactly, by the
+// version logged under the primitive's exclusion.
+
+func init() { register("stride", planStride) }
+
+type strideKey struct {
+	thread int
+	n      uint64
+}
+
+type strideLocVer struct {
+	loc uint32
+	ver uint64
+}
+
+type strideOp struct {
+	loc   uint32
+	ver   uint64 // a write's version; the version a read is linked to
+	write bool
+}
+
+type strideOracle struct {
+	ops  map[strideKey]strideOp
+	cur  []uint64             // location → writes performed so far
+	need map[strideLocVer]int // (location, version) → reads linked to it not yet performed
+}
+
+type strideNV struct{ n, ver uint64 }
+
+// planStride reads a Stride log and infers its linkages.
+func planStride(log *record.Log) (Oracle, error) {
+	nl := len(log.Locs)
+	o := &strideOracle{ops: map[strideKey]strideOp{}, cur: make([]uint64, nl), need: map[strideLocVer]int{}}
+	nwrites := make([]uint64, nl)
+	dict := map[strideLocVer][]uint64{}  // (location, value digest) → versions, ascending
+	own := map[strideLocVer][]strideNV{} // (location, goroutine) → its writes, ascending
+	for loc := 1; loc < nl; loc++ {
+		lastN := map[int]uint64{}
+		last := -1
+		for i, e := range log.Locs[loc] {
+			var thread int
+			var dn, digest uint64
+			switch {
+			case e.Tag == record.StrideWrite && len(e.Args) == 3:
+				if e.Args[0] >= uint64(len(log.Threads)) {
+					return nil, fmt.Errorf("location %d, write %d: goroutine %d, of %d", loc, i+1, e.Args[0], len(log.Threads))
+				}
+				thread, dn, digest = int(e.Args[0]), e.Args[1], e.Args[2]
+			case e.Tag == record.StrideWriteSame && len(e.Args) == 2:
+				if last < 0 {
+					return nil, fmt.Errorf("location %d, write %d: same goroutine as the previous write, but there is none", loc, i+1)
+				}
+				thread, dn, digest = last, e.Args[0], e.Args[1]
+			default:
+				return nil, fmt.Errorf("location %d, entry %d: tag %d with %d arguments is not a Stride write", loc, i, e.Tag, len(e.Args))
+			}
+			n := lastN[thread] + dn
+			if dn == 0 || n < dn {
+				return nil, fmt.Errorf("location %d, write %d: operation counter of goroutine %d does not grow", loc, i+1, thread)
+			}
+			lastN[thread], last = n, thread
+			nwrites[loc]++
+			ver := nwrites[loc]
+			k := strideKey{thread, n}
+			if _, dup := o.ops[k]; dup {
+				return nil, fmt.Errorf("operation %d of goroutine %d is logged twice", n, thread)
+			}
+			o.ops[k] = strideOp{loc: uint32(loc), ver: ver, write: true}
+			dk := strideLocVer{uint32(loc), digest}
+			dict[dk] = append(dict[dk], ver)
+			ok := strideLocVer{uint32(loc), uint64(thread)}
+			own[ok] = append(own[ok], strideNV{n, ver})
+		}
+	}
+	initial := map[uint32]uint64{} // location → digest of its initial value, as the reads linked to it read it
+	for ti, t := range log.Threads {
+		var lastLoc uint32
+		bound := map[uint32]uint64{}  // location → the goroutine's last logged bound
+		linked := map[uint32]uint64{} // location → the linkage inferred for its previous read
+		for i, e := range t.Entries {
+			if e.Tag < record.TagFirst {
+				continue // touches and choices: the framework's
+			}
+			var loc uint32
+			var digest, delta uint64
+			exact := false
+			switch {
+			case e.Tag == record.StrideRead && len(e.Args) == 3:
+				if e.Args[0] == 0 || e.Args[0] >= uint64(nl) {
+					return nil, fmt.Errorf("goroutine %s, entry %d: location %d, of %d", t.ID, i, e.Args[0], nl-1)
+				}
+				loc, digest, delta = uint32(e.Args[0]), e.Args[1], e.Args[2]
+			case e.Tag == record.StrideReadSame && len(e.Args) == 2:
+				if lastLoc == 0 {
+					return nil, fmt.Errorf("goroutine %s, entry %d: read of the previous read's location, but there is none", t.ID, i)
+				}
+				loc, digest, delta = lastLoc, e.Args[0], e.Args[1]
+			case e.Tag == record.StrideSyncRead && len(e.Args) == 2:
+				if e.Args[0] == 0 || e.Args[0] >= uint64(nl) {
+					return nil, fmt.Errorf("goroutine %s, entry %d: location %d, of %d", t.ID, i, e.Args[0], nl-1)
+				}
+				loc, delta, exact = uint32(e.Args[0]), e.Args[1], true
+			default:
+				return nil, fmt.Errorf("goroutine %s, entry %d: tag %d with %d arguments is not a Stride read", t.ID, i, e.Tag, len(e.Args))
+			}
+			if !exact {
+				lastLoc = loc
+			}
+			b := bound[loc] + delta
+			bound[loc] = b
+			if b > nwrites[loc] {
+				return nil, fmt.Errorf("goroutine %s, operation %d: read of location %d bounded by version %d, of %d writes", t.ID, e.N, loc, b, nwrites[loc])
+			}
+			k := strideKey{ti, e.N}
+			if _, dup := o.ops[k]; dup {
+				return nil, fmt.Errorf("operation %d of goroutine %s is logged twice", e.N, t.ID)
+			}
+			ver := b
+			if !exact {
+				// The lower end: the goroutine's own last write of loc
+				// before this read, and its previous read's linkage.
+				lower := linked[loc]
+				ws := own[strideLocVer{loc, uint64(ti)}]
+				j := sort.Search(len(ws), func(j int) bool { return ws[j].n > e.N })
+				if j > 0 && ws[j-1].ver > lower {
+					lower = ws[j-1].ver
+				}
+				if lower > b {
+					return nil, fmt.Errorf("Stride could not infer the linkage of read (goroutine %s, operation %d) of location %d: its bound, version %d, is older than version %d, which its goroutine had already seen", t.ID, e.N, loc, b, lower)
+				}
+				vs := dict[strideLocVer{loc, digest}]
+				j = sort.Search(len(vs), func(j int) bool { return vs[j] > b })
+				switch {
+				case j > 0 && vs[j-1] >= lower:
+					ver = vs[j-1] // the latest write of the value within the bound
+				case lower == 0:
+					if d, ok := initial[loc]; ok && d != digest {
+						return nil, fmt.Errorf("Stride could not infer the linkage of read (goroutine %s, operation %d) of location %d: no write of versions 1..%d wrote the value it read (digest %#x), and other reads read the initial value as %#x", t.ID, e.N, loc, b, digest, d)
+					}
+					initial[loc] = digest
+					ver = 0
+				default:
+					return nil, fmt.Errorf("Stride could not infer the linkage of read (goroutine %s, operation %d) of location %d: no write of versions %d..%d wrote the value it read (digest %#x)", t.ID, e.N, loc, lower, b, digest)
+				}
+			}
+			linked[loc] = ver
+			o.ops[k] = strideOp{loc: loc, ver: ver}
+			o.need[strideLocVer{loc, ver}]++
+		}
+	}
+	return o, nil
+}
+
+// Allow implements Oracle.
+func (o *strideOracle) Allow(a Access) bool {
+	op, ok := o.ops[strideKey{a.Thread, a.N}]
+	if !ok {
+		return true // not an access the log orders
+	}
+	if op.write {
+		return o.cur[op.loc] == op.ver-1 && o.need[strideLocVer{op.loc, op.ver - 1}] == 0
+	}
+	return o.cur[op.loc] == op.ver
+}
+
+// Performed implements Oracle.
+func (o *strideOracle) Performed(a Access) {
+	k := strideKey{a.Thread, a.N}
+	op, ok := o.ops[k]
+	if !ok {
+		return
+	}
+	delete(o.ops, k)
+	if op.write {
+		if op.ver > o.cur[op.loc] {
+			o.cur[op.loc] = op.ver
+		}
+		return
+	}
+	o.need[strideLocVer{op.loc, op.ver}]--
+}
