@@ -55,9 +55,26 @@ func Check(t *testing.T, body func(*T), opts ...Option) {
 		if corpusFails {
 			t.Log("weft: a saved schedule fails; fix that first")
 		} else if !selectsEntry(files) {
-			exploreTest(t, body, cfg)
+			if cfg.recorder != "" {
+				recordTest(t, body, cfg)
+			}
+			if cfg.recorder == "" || cfg.explore {
+				exploreTest(t, body, cfg)
+			}
 		}
 		return
+	}
+	if cfg.recorder != "" {
+		t.Run("record", func(t *testing.T) {
+			t.Helper()
+			if corpusFails {
+				t.Skip("weft: a saved schedule fails; fix that first")
+			}
+			recordTest(t, body, cfg)
+		})
+		if !cfg.explore {
+			return
+		}
 	}
 	t.Run("explore", func(t *testing.T) {
 		t.Helper()
@@ -129,6 +146,13 @@ func exploreTest(t *testing.T, body func(*T), cfg *config) {
 		}
 		return
 	}
+	saveAndReport(t, f, cfg)
+}
+
+// saveAndReport saves a Finding to the test's corpus and fails the test
+// with its report.
+func saveAndReport(t *testing.T, f *Finding, cfg *config) {
+	t.Helper()
 	path, werr := corpus.Write(cfg.dir, f.Entry)
 	t.Error(strings.TrimRight(report(f, cfg.command, path, werr), "\n"))
 }

@@ -29,6 +29,9 @@ type Finding struct {
 	Logs []string
 	// Entry is the corpus entry to save.
 	Entry *corpus.Entry
+	// Recorded describes the recorded free run the failure came from, for
+	// findings of -record and RecordRuns; nil for explored ones.
+	Recorded *Recording
 }
 
 // Find explores body as Check would, without a *testing.T and without

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/weftdev/weft/explore"
+	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
 )
 
@@ -23,6 +24,11 @@ var (
 	flagWorkers      = flag.Int("explore.workers", 0, "weft: with -explore, executions run in parallel (default GOMAXPROCS)")
 	flagBlockTimeout = flag.Duration("explore.blocktimeout", sched.DefaultBlockTimeout, "weft: how long a controlled goroutine may block outside weft's control before the execution fails")
 	flagMaxSteps     = flag.Int("explore.maxsteps", sched.DefaultMaxSteps, "weft: events per execution before it fails as a runaway")
+
+	flagRecord        = flag.String("record", "", "weft: run the test free (truly parallel) and record each run with this recorder: "+strings.Join(record.Algorithms(), ", ")+"; a failing run is replayed from its log, minimized and saved")
+	flagRecordRuns    = flag.Int("record.runs", defaultRuns, "weft: with -record, free runs at most")
+	flagRecordLog     = flag.String("record.log", "", "weft: with -record, keep the logs of failing runs in this directory")
+	flagRecordTimeout = flag.Duration("record.timeout", record.DefaultBlockTimeout, "weft: with -record, how long a run may make no progress before it is reported as deadlocked")
 )
 
 // flagsSet returns the names of the flags given on the command line.
@@ -44,6 +50,14 @@ func (c *config) validate() error {
 	}
 	if c.iterations < 0 || c.exploreIters < 0 {
 		return fmt.Errorf("weft: iteration budget must not be negative")
+	}
+	if c.recorder != "" {
+		if _, err := record.New(c.recorder); err != nil {
+			return fmt.Errorf("weft: -record: unknown recorder %q (want one of: %s)", c.recorder, strings.Join(record.Algorithms(), ", "))
+		}
+	}
+	if c.runs < 1 {
+		return fmt.Errorf("weft: -record.runs must be at least 1, not %d", c.runs)
 	}
 	if c.explore && c.exploreIters == 0 && c.exploreTime <= 0 {
 		return fmt.Errorf("weft: -explore needs a budget: -explore.iters or a positive -explore.time")

@@ -62,6 +62,11 @@ type config struct {
 	exploreIters int
 	exploreTime  time.Duration
 	workers      int
+
+	recorder      string // -record: the recorder of free runs; "" for none
+	runs          int    // -record.runs
+	logDir        string // -record.log
+	recordTimeout time.Duration
 }
 
 const defaultIterations = 100
@@ -75,6 +80,7 @@ func newConfig(name string, opts []Option, useFlags bool) (*config, error) {
 		maxSteps:     sched.DefaultMaxSteps,
 		blockTimeout: sched.DefaultBlockTimeout,
 		command:      "go test",
+		runs:         defaultRuns,
 	}
 	for _, o := range opts {
 		o(c)
@@ -100,6 +106,18 @@ func newConfig(name string, opts []Option, useFlags bool) (*config, error) {
 		}
 		if set["explore.iters"] && !set["explore.time"] {
 			c.exploreTime = 0
+		}
+		if set["record"] {
+			c.recorder = *flagRecord
+		}
+		if set["record.runs"] {
+			c.runs = *flagRecordRuns
+		}
+		if set["record.log"] {
+			c.logDir = *flagRecordLog
+		}
+		if set["record.timeout"] {
+			c.recordTimeout = *flagRecordTimeout
 		}
 	}
 	if c.dir == "" {

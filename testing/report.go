@@ -11,11 +11,24 @@ import (
 func report(f *Finding, command, saved string, saveErr error) string {
 	var b strings.Builder
 	found := f.Found
-	fmt.Fprintf(&b, "weft: found a failing schedule in execution %d (strategy %s, seed %#x", found.Iteration+1, found.Strategy, found.Seed)
-	if found.Depth > 0 {
-		fmt.Fprintf(&b, ", depth %d", found.Depth)
+	if rc := f.Recorded; rc != nil {
+		fmt.Fprintf(&b, "weft: recorded run %d of at most %d failed under the Go scheduler (recorder %s: %d events, %d log bytes)\n", rc.Run, rc.Runs, rc.Algorithm, rc.Events, rc.Bytes)
+		fmt.Fprintf(&b, "  recorded failure: %s\n", rc.Failure.Summary())
+		if rc.Faithful {
+			fmt.Fprintf(&b, "  replayed from its log under the controller: same failure, every goroutine read the recorded values\n")
+		} else {
+			fmt.Fprintf(&b, "  replayed from its log under the controller: same failure, but departing from the recording:\n    %s\n", strings.Join(rc.Problems, "\n    "))
+		}
+		if rc.Log != "" {
+			fmt.Fprintf(&b, "  log: %s\n", rc.Log)
+		}
+	} else {
+		fmt.Fprintf(&b, "weft: found a failing schedule in execution %d (strategy %s, seed %#x", found.Iteration+1, found.Strategy, found.Seed)
+		if found.Depth > 0 {
+			fmt.Fprintf(&b, ", depth %d", found.Depth)
+		}
+		fmt.Fprintf(&b, "; %d execution%s run)\n", f.Executions, plural(f.Executions))
 	}
-	fmt.Fprintf(&b, "; %d execution%s run)\n", f.Executions, plural(f.Executions))
 	writeFailure(&b, f.Failure, f.Final.More)
 	m := f.Minimized
 	fmt.Fprintf(&b, "  preemptions: %d, minimized from %d (%d replays)\n", m.After, m.Before, m.Runs)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
 )
 
@@ -90,6 +91,9 @@ func (t *T) fail(msg string, fatal bool) {
 	t.mu.Unlock()
 	g := sched.Current()
 	if g == nil {
+		if rt := record.Current(); rt != nil {
+			rt.Fail(&sched.Failure{Kind: sched.Error, Goroutine: rt.ID(), Message: msg, Site: site})
+		}
 		if fatal {
 			runtime.Goexit()
 		}
