@@ -2,7 +2,10 @@ package sim
 
 import (
 	"iter"
+	"sync"
+	"sync/atomic"
 
+	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
 )
 
@@ -40,6 +43,8 @@ type chanState[T any] struct {
 	closed bool
 	recvq  []*waiter[T]
 	sendq  []*waiter[T]
+	mu     sync.Mutex // recording: the monitor
+	gen    uint64     // recording: a timer's generation (see recDeliver)
 }
 
 // A selection is one blocking channel operation or select: the waiters of
@@ -48,6 +53,13 @@ type chanState[T any] struct {
 type selection struct {
 	done bool
 	idx  int // the case completed by a partner
+
+	// Recording (see chanrec.go): the goroutine, closed by the partner
+	// that claims the selection.
+	claim  atomic.Bool
+	t      *record.Thread
+	wake   chan struct{}
+	closed bool // a send woken by the channel's close
 }
 
 // A waiter is one case of a selection queued on an unbuffered channel.
@@ -185,6 +197,10 @@ func (c *Chan[T]) Send(v T) {
 		}
 		return
 	}
+	if t := recording(); t != nil {
+		c.recSend(t, v)
+		return
+	}
 	if c == nil {
 		blockForever()
 	}
@@ -212,16 +228,23 @@ func (c *Chan[T]) RecvOK() (v T, ok bool) {
 		s := c.state(g)
 		if s.cap > 0 {
 			g.Step(opRecv, s.id, (*recvValue[T])(s))
-			return s.recv(nil)
+			v, ok = s.recv(nil)
+		} else {
+			w := &waiter[T]{sel: &selection{}}
+			s.enqueue(&s.recvq, w)
+			g.Step(opRecv, s.id, &recvWait[T]{s, w})
+			s.dequeue(&s.recvq, w)
+			if w.sel.done {
+				v, ok = w.val, w.ok
+			} else {
+				v, ok = s.recv(w.sel)
+			}
 		}
-		w := &waiter[T]{sel: &selection{}}
-		s.enqueue(&s.recvq, w)
-		g.Step(opRecv, s.id, &recvWait[T]{s, w})
-		s.dequeue(&s.recvq, w)
-		if w.sel.done {
-			return w.val, w.ok
-		}
-		return s.recv(w.sel)
+		g.Observe(digest(&v))
+		return v, ok
+	}
+	if t := recording(); t != nil {
+		return c.recRecv(t)
 	}
 	if c == nil {
 		blockForever()
@@ -245,6 +268,10 @@ func (c *Chan[T]) Close() {
 		s.closed = true
 		return
 	}
+	if t := recording(); t != nil {
+		c.recClose(t)
+		return
+	}
 	if c == nil {
 		panic("close of nil channel")
 	}
@@ -262,7 +289,11 @@ func (c *Chan[T]) Len() int {
 	if g := current(); g != nil {
 		s := c.state(g)
 		g.Step(opLen, s.id, nil)
+		g.Observe(uint64(len(s.buf)))
 		return len(s.buf)
+	}
+	if t := recording(); t != nil {
+		return c.recLen(t)
 	}
 	return len(c.rc)
 }

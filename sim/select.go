@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 
+	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
 )
 
@@ -35,6 +36,8 @@ type selectable interface {
 	reflected(c Case, v reflect.Value, ok bool)
 	// controlled returns the case's state in g's execution.
 	controlled(g *sched.G, c Case) controlledCase
+	// recorded returns the case's state in t's run.
+	recorded(t *record.Thread, c Case) recordedCase
 }
 
 // controlledCase is one case of a Select under control.
@@ -123,6 +126,9 @@ func Select(cases ...Case) int {
 	}
 	if g := current(); g != nil {
 		return selectControlled(g, cases, def)
+	}
+	if t := recording(); t != nil {
+		return selectRecorded(t, cases, def)
 	}
 	return selectPlain(cases, def, channels)
 }
@@ -287,7 +293,7 @@ func (ch *Chan[T]) reflected(c Case, v reflect.Value, ok bool) {
 }
 
 func (ch *Chan[T]) controlled(g *sched.G, c Case) controlledCase {
-	x := &chanCase[T]{c: c, s: ch.state(g)}
+	x := &chanCase[T]{c: c, s: ch.state(g), g: g}
 	if c.dir == caseSend {
 		x.v = sendValue[T](c)
 	}
@@ -300,6 +306,7 @@ type chanCase[T any] struct {
 	s *chanState[T]
 	v T // the value to send
 	w *waiter[T]
+	g *sched.G
 }
 
 func (x *chanCase[T]) queue(sel *selection, idx int) {
@@ -339,6 +346,7 @@ func (x *chanCase[T]) commit(sel *selection) {
 		return
 	}
 	v, ok := x.s.recv(sel)
+	x.g.Observe(digest(&v))
 	deliverRecv(x.c, v, ok)
 }
 
@@ -347,5 +355,6 @@ func (x *chanCase[T]) completed() {
 		callFunc(x.c)
 		return
 	}
+	x.g.Observe(digest(&x.w.val))
 	deliverRecv(x.c, x.w.val, x.w.ok)
 }

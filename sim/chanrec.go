@@ -1,0 +1,487 @@
+package sim
+
+import (
+	"sync"
+
+	"github.com/weftdev/weft/record"
+	"github.com/weftdev/weft/sched"
+)
+
+// Channels recording. A channel's state for the run (chanState, as under
+// control) is a monitor: its buffer and its queues of waiters are guarded
+// by its mutex, and every completed operation is reported with Sync under
+// it. A goroutine that must wait queues a waiter, whose selection it shares
+// with the other cases of its select, and blocks on the selection's wake
+// channel; the partner that completes it claims the selection with a
+// compare-and-swap (so that two partners on different channels never both
+// complete a select), reports its own access and then the waiter's on its
+// behalf, and closes wake. A select locks its channels in the order of
+// their locations.
+
+// recStatus is the outcome of a recorded channel operation attempt.
+type recStatus uint8
+
+const (
+	recDone    recStatus = iota
+	recBlocked           // no partner, no room or no value: the caller waits
+	recClosed            // a send on a closed channel: the caller panics
+)
+
+// recState returns c's state for t's run, with its capacity.
+func (c *Chan[T]) recState(t *record.Thread) *chanState[T] {
+	return recState(&c.st, t)
+}
+
+// lock locks s's monitor; the capacity is set under it.
+func (s *chanState[T]) lock(capacity int) {
+	s.mu.Lock()
+	s.cap = capacity
+}
+
+// recClaim removes and returns the first waiter of q, not of sel, whose
+// selection it could claim; waiters claimed elsewhere are dropped (their
+// owner's dequeue tolerates it). nil if none.
+func recClaim[T any](q *[]*waiter[T], sel *selection) *waiter[T] {
+	for i := 0; i < len(*q); {
+		w := (*q)[i]
+		if w.sel == sel && sel != nil {
+			i++
+			continue
+		}
+		*q = append((*q)[:i], (*q)[i+1:]...)
+		if w.sel.claim.CompareAndSwap(false, true) {
+			return w
+		}
+	}
+	return nil
+}
+
+// recWaiting reports whether q holds a waiter, not of sel, that can still be
+// claimed.
+func recWaiting[T any](q []*waiter[T], sel *selection) bool {
+	for _, w := range q {
+		if w.sel != sel && !w.sel.claim.Load() {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *chanState[T]) recCanSend(sel *selection) bool {
+	return s.closed || (s.cap > 0 && len(s.buf) < s.cap) || recWaiting(s.recvq, sel)
+}
+
+func (s *chanState[T]) recCanRecv(sel *selection) bool {
+	return s.closed || len(s.buf) > 0 || (s.cap == 0 && recWaiting(s.sendq, sel))
+}
+
+// recSend attempts a send of v by t (of selection sel, nil for a plain
+// send) under the monitor, reporting it. t is nil for a timer's delivery,
+// which reports only the receiver it completes.
+func (s *chanState[T]) recSend(t *record.Thread, r record.Recorder, v T, sel *selection) recStatus {
+	l := s.loc
+	if s.closed {
+		if t != nil {
+			r.Sync(t, l, sched.ReadWrite, 0)
+		}
+		return recClosed
+	}
+	if w := recClaim(&s.recvq, sel); w != nil {
+		w.val, w.ok = v, true
+		w.sel.idx = w.idx
+		if t != nil {
+			r.Sync(t, l, sched.ReadWrite, 0)
+		}
+		r.Sync(w.sel.t, l, sched.ReadWrite, digest(&v))
+		close(w.sel.wake)
+		return recDone
+	}
+	if s.cap > 0 && len(s.buf) < s.cap {
+		s.buf = append(s.buf, v)
+		if t != nil {
+			r.Sync(t, l, sched.ReadWrite, 0)
+		}
+		return recDone
+	}
+	return recBlocked
+}
+
+// recRecv attempts a receive by t under the monitor, reporting it.
+func (s *chanState[T]) recRecv(t *record.Thread, r record.Recorder, sel *selection) (v T, ok bool, st recStatus) {
+	l := s.loc
+	if len(s.buf) > 0 {
+		v = s.buf[0]
+		var zero T
+		s.buf[0] = zero
+		s.buf = s.buf[1:]
+		r.Sync(t, l, sched.ReadWrite, digest(&v))
+		if w := recClaim(&s.sendq, sel); w != nil {
+			// A sender waited for room: its value takes the freed slot.
+			s.buf = append(s.buf, w.val)
+			w.sel.idx = w.idx
+			r.Sync(w.sel.t, l, sched.ReadWrite, 0)
+			close(w.sel.wake)
+		}
+		return v, true, recDone
+	}
+	if s.closed {
+		r.Sync(t, l, sched.ReadWrite, digest(&v))
+		return v, false, recDone
+	}
+	if s.cap == 0 {
+		if w := recClaim(&s.sendq, sel); w != nil {
+			v = w.val
+			w.sel.idx = w.idx
+			r.Sync(t, l, sched.ReadWrite, digest(&v))
+			r.Sync(w.sel.t, l, sched.ReadWrite, 0)
+			close(w.sel.wake)
+			return v, true, recDone
+		}
+	}
+	return v, false, recBlocked
+}
+
+// recClose closes s by t under the monitor, reporting it, then the waiters
+// it wakes on their behalf: receivers get zero values, senders panic.
+func (s *chanState[T]) recClose(t *record.Thread, r record.Recorder) bool {
+	if s.closed {
+		return false
+	}
+	l := s.loc
+	s.closed = true
+	r.Sync(t, l, sched.ReadWrite, 0)
+	for {
+		w := recClaim(&s.recvq, nil)
+		if w == nil {
+			break
+		}
+		var zero T
+		w.val, w.ok = zero, false
+		w.sel.idx = w.idx
+		r.Sync(w.sel.t, l, sched.ReadWrite, digest(&zero))
+		close(w.sel.wake)
+	}
+	for {
+		w := recClaim(&s.sendq, nil)
+		if w == nil {
+			break
+		}
+		w.sel.closed = true
+		w.sel.idx = w.idx
+		r.Sync(w.sel.t, l, sched.ReadWrite, 0)
+		close(w.sel.wake)
+	}
+	return true
+}
+
+// recDeliver puts a timer's value in s, unless one is already waiting
+// there, or hands it to a waiting receiver (reported on its behalf). gen
+// is the timer's generation at arming; a Stop or Reset since voids it.
+func (s *chanState[T]) recDeliver(r record.Recorder, v T, gen uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if gen != s.gen {
+		return
+	}
+	if w := recClaim(&s.recvq, nil); w != nil {
+		w.val, w.ok = v, true
+		w.sel.idx = w.idx
+		r.Sync(w.sel.t, s.loc, sched.ReadWrite, digest(&v))
+		close(w.sel.wake)
+		return
+	}
+	if len(s.buf) == 0 {
+		s.buf = append(s.buf, v)
+	}
+}
+
+// recDrain discards a timer's undelivered value and voids its pending
+// deliveries.
+func (s *chanState[T]) recDrain() {
+	s.mu.Lock()
+	s.gen++
+	s.buf = s.buf[:0]
+	s.mu.Unlock()
+}
+
+// recBlock waits, as t, for a partner to complete the single waiter w.
+func recBlock(t *record.Thread, sel *selection, mu *sync.Mutex) {
+	mu.Unlock()
+	t.Beat()
+	<-sel.wake
+}
+
+func (c *Chan[T]) recSend(t *record.Thread, v T) {
+	if c == nil {
+		t.Op(nil)
+		t.Beat()
+		blockForever()
+	}
+	if c.ch == nil {
+		panic("sim: send on a timer's channel")
+	}
+	s := c.recState(t)
+	r := t.Op(s.loc)
+	s.lock(c.cap)
+	switch s.recSend(t, r, v, nil) {
+	case recDone:
+		s.mu.Unlock()
+		return
+	case recClosed:
+		s.mu.Unlock()
+		panic("send on closed channel")
+	}
+	sel := &selection{t: t, wake: make(chan struct{})}
+	s.enqueue(&s.sendq, &waiter[T]{sel: sel, val: v})
+	recBlock(t, sel, &s.mu)
+	if sel.closed {
+		panic("send on closed channel")
+	}
+}
+
+func (c *Chan[T]) recRecv(t *record.Thread) (T, bool) {
+	if c == nil {
+		t.Op(nil)
+		t.Beat()
+		blockForever()
+	}
+	s := c.recState(t)
+	r := t.Op(s.loc)
+	s.lock(c.cap)
+	v, ok, st := s.recRecv(t, r, nil)
+	if st == recDone {
+		s.mu.Unlock()
+		t.Observe(digest(&v))
+		return v, ok
+	}
+	sel := &selection{t: t, wake: make(chan struct{})}
+	w := &waiter[T]{sel: sel}
+	s.enqueue(&s.recvq, w)
+	recBlock(t, sel, &s.mu)
+	t.Observe(digest(&w.val))
+	return w.val, w.ok
+}
+
+func (c *Chan[T]) recClose(t *record.Thread) {
+	if c == nil {
+		t.Op(nil)
+		panic("close of nil channel")
+	}
+	if c.ch == nil {
+		panic("sim: close of a timer's channel")
+	}
+	s := c.recState(t)
+	r := t.Op(s.loc)
+	s.lock(c.cap)
+	ok := s.recClose(t, r)
+	s.mu.Unlock()
+	if !ok {
+		panic("close of closed channel")
+	}
+}
+
+func (c *Chan[T]) recLen(t *record.Thread) int {
+	s := c.recState(t)
+	r := t.Op(s.loc)
+	s.lock(c.cap)
+	n := len(s.buf)
+	r.Sync(t, s.loc, sched.Read, uint64(n))
+	s.mu.Unlock()
+	t.Observe(uint64(n))
+	return n
+}
+
+// Select recording.
+
+// recordedCase is one channel case of a Select recording.
+type recordedCase interface {
+	mon() (*sync.Mutex, uint32) // the channel's monitor and location number
+	loc() *record.Loc
+	ready(sel *selection) bool
+	// commit performs the case, which ready allowed, and reports it; false
+	// if its partner was claimed meanwhile.
+	commit(t *record.Thread, r record.Recorder, sel *selection) bool
+	queue(sel *selection, idx int)
+	unqueue()
+	// finish runs the case's function, after a commit or a wake, outside
+	// the monitors.
+	finish(t *record.Thread, sel *selection)
+}
+
+func (ch *Chan[T]) recorded(t *record.Thread, c Case) recordedCase {
+	if ch.ch == nil && c.dir == caseSend {
+		panic("sim: send on a timer's channel")
+	}
+	x := &recChanCase[T]{c: c, s: ch.recState(t), cap: ch.cap}
+	if c.dir == caseSend {
+		x.v = sendValue[T](c)
+	}
+	return x
+}
+
+// recChanCase is a send or receive case of a Select recording.
+type recChanCase[T any] struct {
+	c      Case
+	s      *chanState[T]
+	cap    int
+	v      T // the value to send; the value received
+	ok     bool
+	closed bool // a send on a closed channel
+	w      *waiter[T]
+}
+
+func (x *recChanCase[T]) mon() (*sync.Mutex, uint32) { return &x.s.mu, x.s.loc.ID() }
+func (x *recChanCase[T]) loc() *record.Loc           { return x.s.loc }
+
+func (x *recChanCase[T]) ready(sel *selection) bool {
+	x.s.cap = x.cap
+	if x.c.dir == caseSend {
+		return x.s.recCanSend(sel)
+	}
+	return x.s.recCanRecv(sel)
+}
+
+func (x *recChanCase[T]) commit(t *record.Thread, r record.Recorder, sel *selection) bool {
+	if x.c.dir == caseSend {
+		switch x.s.recSend(t, r, x.v, sel) {
+		case recBlocked:
+			return false
+		case recClosed:
+			x.closed = true
+		}
+		return true
+	}
+	v, ok, st := x.s.recRecv(t, r, sel)
+	if st == recBlocked {
+		return false
+	}
+	x.v, x.ok = v, ok
+	return true
+}
+
+func (x *recChanCase[T]) queue(sel *selection, idx int) {
+	x.w = &waiter[T]{sel: sel, idx: idx, val: x.v}
+	if x.c.dir == caseSend {
+		x.s.enqueue(&x.s.sendq, x.w)
+	} else {
+		x.s.enqueue(&x.s.recvq, x.w)
+	}
+}
+
+func (x *recChanCase[T]) unqueue() {
+	if x.c.dir == caseSend {
+		x.s.dequeue(&x.s.sendq, x.w)
+	} else {
+		x.s.dequeue(&x.s.recvq, x.w)
+	}
+}
+
+func (x *recChanCase[T]) finish(t *record.Thread, sel *selection) {
+	if x.w != nil && sel.claim.Load() { // completed by a partner
+		if x.c.dir == caseSend {
+			x.closed = sel.closed
+		} else {
+			x.v, x.ok = x.w.val, x.w.ok
+		}
+	}
+	if x.c.dir == caseSend {
+		if x.closed {
+			panic("send on closed channel")
+		}
+		callFunc(x.c)
+		return
+	}
+	t.Observe(digest(&x.v))
+	deliverRecv(x.c, x.v, x.ok)
+}
+
+func selectRecorded(t *record.Thread, cases []Case, def int) int {
+	r := t.Op(nil)
+	rc := make([]recordedCase, len(cases))
+	type monitor struct {
+		mu *sync.Mutex
+		id uint32
+	}
+	var mons []monitor
+	for i := range cases {
+		c := cases[i]
+		if c.ch == nil {
+			continue
+		}
+		rc[i] = c.ch.recorded(t, c)
+		mu, id := rc[i].mon()
+		k := len(mons)
+		for k > 0 && mons[k-1].id > id {
+			k--
+		}
+		if k > 0 && mons[k-1].id == id {
+			continue
+		}
+		mons = append(mons, monitor{})
+		copy(mons[k+1:], mons[k:])
+		mons[k] = monitor{mu, id}
+	}
+	lockAll := func() {
+		for _, m := range mons {
+			m.mu.Lock()
+		}
+	}
+	unlockAll := func() {
+		for i := len(mons) - 1; i >= 0; i-- {
+			mons[i].mu.Unlock()
+		}
+	}
+	sel := &selection{t: t}
+	var ready []int
+	for {
+		lockAll()
+		ready = ready[:0]
+		for i, c := range rc {
+			if c != nil && c.ready(sel) {
+				ready = append(ready, i)
+			}
+		}
+		if len(ready) == 0 {
+			break
+		}
+		// A ready case whose partner another channel's operation claims
+		// meanwhile fails to commit: then the cases are looked at again.
+		i := ready[t.Choose(len(ready))]
+		if rc[i].commit(t, r, sel) {
+			unlockAll()
+			t.Touch(rc[i].loc())
+			rc[i].finish(t, sel)
+			return i
+		}
+		unlockAll()
+	}
+	if def >= 0 {
+		unlockAll()
+		callFunc(cases[def])
+		return def
+	}
+	if len(mons) == 0 {
+		t.Beat()
+		blockForever()
+	}
+	sel.wake = make(chan struct{})
+	for i, c := range rc {
+		if c != nil {
+			c.queue(sel, i)
+		}
+	}
+	unlockAll()
+	t.Beat()
+	<-sel.wake
+	lockAll()
+	for _, c := range rc {
+		if c != nil {
+			c.unqueue()
+		}
+	}
+	unlockAll()
+	i := sel.idx
+	t.Touch(rc[i].loc())
+	rc[i].finish(t, sel)
+	return i
+}
