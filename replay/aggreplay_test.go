@@ -255,3 +255,50 @@ func FuzzAggreplayLog(f *testing.F) {
 		}
 	})
 }
+
+// aggAtomicLostUpdate is a lost update on atomics: a Load and a Store
+// that are each atomic, but not together; the last finisher (by an Add)
+// checks, after a CompareAndSwap that fails or not depending on the
+// interleaving.
+func aggAtomicLostUpdate(workers int) func() {
+	return func() {
+		var x, done, flag sim.Int64
+		for i := range workers {
+			sim.Go(func() {
+				v := x.Load()
+				x.Store(v + 1)
+				flag.CompareAndSwap(0, int64(i+1))
+				if done.Add(1) == int64(workers) {
+					if got := x.Load(); got != int64(workers) {
+						panic(fmt.Sprintf("lost update: got %d want %d", got, workers))
+					}
+				}
+			})
+		}
+	}
+}
+
+func TestAggrePlayAtomics(t *testing.T) {
+	body := aggAtomicLostUpdate(3)
+	dir := t.TempDir()
+	var failed, passed bool
+	for run := 0; run < 5000 && !(failed && passed); run++ {
+		res, log := aggRecord(t, body, dir)
+		os.Remove(res.Log)
+		if !res.Complete {
+			t.Fatalf("run %d incomplete: %+v", run, res.Failure)
+		}
+		switch {
+		case res.Failure == nil && !passed:
+			passed = true
+			aggReplay(t, body, log, nil, 20)
+		case res.Failure != nil && !failed:
+			failed = true
+			t.Logf("run %d failed: %s", run, res.Failure.Message)
+			aggReplay(t, body, log, res.Failure, 20)
+		}
+	}
+	if !failed {
+		t.Skip("no recorded run failed in 5000")
+	}
+}
