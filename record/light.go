@@ -1,0 +1,374 @@
+package record
+
+// Light (Liu et al., PLDI'15): record the flow dependences (which write each
+// read read) without synchronizing the readers, and let the replayer solve
+// for a schedule that preserves them.
+//
+// # What is recorded
+//
+// Every location's Word holds the identity of its last write, packed as
+// (thread index << 40 | counter) + 1, so that 0 is the initial value. A
+// write takes one of 2^10 striped locks (hashed by location id) in
+// WriteBegin, marks the Word busy (a seqlock bit, so that a racing optimistic
+// read that saw the old value cannot attribute the new one to the old
+// writer) and stores its identity in WriteEnd before unlocking. A read is
+// optimistic: ReadBegin loads the Word, ReadEnd reloads it and asks for a
+// retry if it changed or was busy. Sync accesses (locks etc.) are made under
+// the primitive's own exclusion and use the Word with no further lock: a
+// ReadWrite is a read then a write of the ghost location, a Write a write.
+//
+// Flow dependences go to the reading goroutine's own state, with no
+// synchronization. Lemma 4.3 and prec: per (thread, location) the thread
+// keeps one open interval, writer w and first..last read counters; a read
+// of the same writer extends it, a read of another closes it into the log
+// (tagLightRead) and opens a new one; ExitThread logs the open ones.
+//
+// Unlike the paper, writes are logged too (tagLightWrite, tagLightWriteOwn):
+// the replay must perform every user write, and a write the solver does not
+// know about could land inside a dependence interval. Each write names its
+// predecessor in the location's write order (the value it overwrote, which
+// for a ReadWrite is also the flow dependence of its read); when that
+// predecessor is the same goroutine's previous logged write to the location
+// the entry is just (counter, location). With every write's predecessor, the
+// replay's constraints are plain precedences (see replay/light.go).
+//
+// Lemma 4.2, at run time. A location whose data accesses are always made
+// while the accessing goroutine holds one and the same mutex (its guard) has
+// its accesses ordered by the mutex's logged acquire/release dependences, so
+// they are not logged at all. A mutex is recognized by its Sync pattern
+// (ReadWrite by a goroutine while nobody holds it, Write by the holder);
+// any other use poisons it, and it is no guard from then on. A location's
+// guard is the first valid mutex its first accessor holds; the guard check
+// and the access are made under the location's stripe lock (reads too,
+// while the location is not broken). The first access without the guard
+// held breaks the location for good: from then on every access is logged,
+// and the skipped accesses are tied to the logged ones by a barrier: the
+// location remembers the last skipped access (all skipped accesses are
+// totally ordered by the guard's logged order, so the last one follows all
+// others), and each goroutine's first logged access after the break logs
+// tagLightBarrier (it comes after that access). The first logged write
+// after the break names its skipped predecessor explicitly. So a broken
+// location costs one barrier entry per goroutine, and a location that stays
+// guarded costs nothing: in the lock-protected counters and banks the Var
+// entries vanish and only lock dependences are left.
+
+import (
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/weftdev/weft/sched"
+)
+
+// Light's entry tags.
+const (
+	// tagLightRead: N = first read; args: location, writer code, writer
+	// counter, last-first. Writer code 0: the initial value; 1: the same
+	// goroutine, counter given as N - counter; k+2: goroutine k.
+	tagLightRead uint8 = TagFirst + iota
+	// tagLightWrite: N = the write; args: location, predecessor code and
+	// counter, coded as a read's writer.
+	tagLightWrite
+	// tagLightWriteOwn: N = the write; args: location. Its predecessor is
+	// the goroutine's previous logged write to the location.
+	tagLightWriteOwn
+	// tagLightBarrier: N = an access; args: location, goroutine code and
+	// counter, coded as a read's writer: the access comes after that one.
+	tagLightBarrier
+	// tagLightGuarded: location stream: the location stayed guarded by
+	// location args[0] and none of its accesses were logged; args[1]
+	// counts them.
+	tagLightGuarded
+)
+
+const (
+	lightStripes = 1 << 10
+	lightBusy    = 1 << 62 // Word bit: a write is in progress
+	lightSkip    = 1 << 63 // ReadBegin result: a guarded read, stripe held
+)
+
+// Location guard modes.
+const (
+	lightFresh uint32 = iota
+	lightGuarded
+	lightBroken
+)
+
+type light struct {
+	stripes [lightStripes]sync.Mutex
+}
+
+// lightLoc is Light's state of a location.
+type lightLoc struct {
+	// As a mutex (Sync accesses): its holder (index+1) and whether it
+	// was used otherwise than as a mutex.
+	holder   atomic.Uint32
+	poisoned atomic.Bool
+	// As a data location: the guard mode; guard, last and skipped are
+	// guarded by the stripe lock, barrier is written before mode turns
+	// lightBroken and read after seeing it.
+	mode    atomic.Uint32
+	guard   *Loc
+	last    uint64 // identity of the last skipped access
+	skipped uint64
+	barrier uint64
+}
+
+// lightThread is Light's state of a goroutine.
+type lightThread struct {
+	held []*Loc              // mutexes held
+	locs map[uint32]*lightTL // per location
+	skip bool                // the pending write is a guarded one
+}
+
+// lightTL is a goroutine's state for one location.
+type lightTL struct {
+	open        bool
+	w           uint64 // writer of the open interval
+	first, last uint64
+	lastWrite   uint64 // counter of the last logged write
+	synced      bool   // barrier handled
+}
+
+func init() { register("light", func() Recorder { return &light{} }) }
+
+func (*light) Algorithm() string { return "light" }
+
+func (*light) NewThread(t *Thread) { t.State = &lightThread{locs: map[uint32]*lightTL{}} }
+
+func (*light) NewLoc(l *Loc) { l.State = &lightLoc{} }
+
+func lightID(t *Thread) uint64 { return uint64(t.idx)<<40 | t.n + 1 }
+
+func (r *light) stripe(l *Loc) *sync.Mutex {
+	h := l.id * 0x9e3779b1
+	return &r.stripes[h>>22]
+}
+
+func (ts *lightThread) tl(l *Loc) *lightTL {
+	s := ts.locs[l.id]
+	if s == nil {
+		s = &lightTL{}
+		ts.locs[l.id] = s
+	}
+	return s
+}
+
+// guarded decides, under l's stripe lock, whether t's access to l is a
+// guarded one, not logged; if not, the location is broken from now on.
+func (ls *lightLoc) guarded(t *Thread, ts *lightThread) bool {
+	switch ls.mode.Load() {
+	case lightFresh:
+		for _, m := range ts.held {
+			if validMutex(m, t) {
+				ls.guard = m
+				ls.mode.Store(lightGuarded)
+				return true
+			}
+		}
+		ls.mode.Store(lightBroken)
+		return false
+	case lightGuarded:
+		if validMutex(ls.guard, t) {
+			return true
+		}
+		ls.barrier = ls.last
+		ls.mode.Store(lightBroken)
+	}
+	return false
+}
+
+func validMutex(m *Loc, t *Thread) bool {
+	ms := m.State.(*lightLoc)
+	return !ms.poisoned.Load() && ms.holder.Load() == t.idx+1
+}
+
+// logged prepares a logged access of t to l: the barrier, once per
+// goroutine after l broke.
+func (ls *lightLoc) logged(t *Thread, l *Loc, tl *lightTL) {
+	if tl.synced {
+		return
+	}
+	tl.synced = true
+	if b := ls.barrier; b != 0 {
+		c, v := lightCode(t, b)
+		t.Stream.Put(tagLightBarrier, t.n, uint64(l.id), c, v)
+	}
+}
+
+// lightCode codes identity w (0 the initial value) relative to t's
+// current operation.
+func lightCode(t *Thread, w uint64) (code, v uint64) {
+	if w == 0 {
+		return 0, 0
+	}
+	w--
+	idx, n := uint32(w>>40), w&(1<<40-1)
+	if idx == t.idx && n <= t.n {
+		return 1, t.n - n
+	}
+	return uint64(idx) + 2, n
+}
+
+func (r *light) ReadBegin(t *Thread, l *Loc) uint64 {
+	ls := l.State.(*lightLoc)
+	if ls.mode.Load() != lightBroken {
+		mu := r.stripe(l)
+		mu.Lock()
+		if ls.guarded(t, t.State.(*lightThread)) {
+			return lightSkip
+		}
+		mu.Unlock()
+	}
+	return l.Word.Load()
+}
+
+func (r *light) ReadEnd(t *Thread, l *Loc, begin uint64, value uint64) bool {
+	ls := l.State.(*lightLoc)
+	if begin == lightSkip {
+		ls.last = lightID(t)
+		ls.skipped++
+		r.stripe(l).Unlock()
+		return false
+	}
+	if begin&lightBusy != 0 || l.Word.Load() != begin {
+		return true
+	}
+	r.read(t, l, ls, begin)
+	return false
+}
+
+// read logs (or extends) t's dependence on write w of l.
+func (r *light) read(t *Thread, l *Loc, ls *lightLoc, w uint64) {
+	ts := t.State.(*lightThread)
+	tl := ts.tl(l)
+	ls.logged(t, l, tl)
+	if tl.open && tl.w == w {
+		tl.last = t.n
+		return
+	}
+	if tl.open {
+		lightEmit(t, l.id, tl)
+	}
+	tl.open, tl.w, tl.first, tl.last = true, w, t.n, t.n
+}
+
+func lightEmit(t *Thread, loc uint32, tl *lightTL) {
+	c, v := uint64(0), uint64(0)
+	if tl.w != 0 {
+		w := tl.w - 1
+		idx, n := uint32(w>>40), w&(1<<40-1)
+		if idx == t.idx && n <= tl.first {
+			c, v = 1, tl.first-n
+		} else {
+			c, v = uint64(idx)+2, n
+		}
+	}
+	t.Stream.Put(tagLightRead, tl.first, uint64(loc), c, v, tl.last-tl.first)
+	tl.open = false
+}
+
+func (r *light) WriteBegin(t *Thread, l *Loc) {
+	ls := l.State.(*lightLoc)
+	ts := t.State.(*lightThread)
+	r.stripe(l).Lock()
+	ts.skip = ls.mode.Load() != lightBroken && ls.guarded(t, ts)
+	l.Word.Store(l.Word.Load() | lightBusy)
+}
+
+func (r *light) WriteEnd(t *Thread, l *Loc, a sched.Access, read, written uint64) {
+	ls := l.State.(*lightLoc)
+	ts := t.State.(*lightThread)
+	prev := l.Word.Load() &^ lightBusy
+	if ts.skip {
+		ts.skip = false
+		ls.last = lightID(t)
+		ls.skipped++
+	} else {
+		r.write(t, l, ls, ts, prev)
+	}
+	l.Word.Store(lightID(t))
+	r.stripe(l).Unlock()
+}
+
+// write logs t's write to l, whose predecessor is prev.
+func (r *light) write(t *Thread, l *Loc, ls *lightLoc, ts *lightThread, prev uint64) {
+	tl := ts.tl(l)
+	ls.logged(t, l, tl)
+	if tl.lastWrite != 0 && prev == uint64(t.idx)<<40|tl.lastWrite+1 {
+		t.Stream.Put(tagLightWriteOwn, t.n, uint64(l.id))
+	} else {
+		c, v := lightCode(t, prev)
+		t.Stream.Put(tagLightWrite, t.n, uint64(l.id), c, v)
+	}
+	tl.lastWrite = t.n
+}
+
+func (r *light) Sync(t *Thread, l *Loc, a sched.Access, value uint64) {
+	ls := l.State.(*lightLoc)
+	ts := t.State.(*lightThread)
+	me := t.idx + 1
+	switch a {
+	case sched.ReadWrite:
+		if ls.holder.Load() != 0 {
+			ls.poisoned.Store(true)
+		} else {
+			ls.holder.Store(me)
+			ts.held = append(ts.held, l)
+		}
+	case sched.Write:
+		if ls.holder.Load() != me {
+			ls.poisoned.Store(true)
+		} else {
+			ls.holder.Store(0)
+			if i := slices.Index(ts.held, l); i >= 0 {
+				ts.held = slices.Delete(ts.held, i, i+1)
+			}
+		}
+	default:
+		ls.poisoned.Store(true)
+	}
+	// Sync accesses are always logged; the ghost location is not a
+	// guarded data location.
+	if ls.mode.Load() != lightBroken {
+		mu := r.stripe(l)
+		mu.Lock()
+		if ls.mode.Load() == lightGuarded {
+			ls.barrier = ls.last
+		}
+		ls.mode.Store(lightBroken)
+		mu.Unlock()
+	}
+	prev := l.Word.Load()
+	switch a {
+	case sched.Read:
+		r.read(t, l, ls, prev)
+		return
+	case sched.ReadWrite, sched.Write:
+		r.write(t, l, ls, ts, prev)
+		l.Word.Store(lightID(t))
+	}
+}
+
+func (r *light) ExitThread(t *Thread) {
+	ts := t.State.(*lightThread)
+	ids := make([]uint32, 0, len(ts.locs))
+	for id, tl := range ts.locs {
+		if tl.open {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		lightEmit(t, id, ts.locs[id])
+	}
+}
+
+func (r *light) Close(locs []*Loc) {
+	for _, l := range locs {
+		ls := l.State.(*lightLoc)
+		if ls.mode.Load() == lightGuarded {
+			l.Stream.Put(tagLightGuarded, 0, uint64(ls.guard.id), ls.skipped)
+		}
+	}
+}

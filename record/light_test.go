@@ -1,0 +1,185 @@
+package record_test
+
+import (
+	"os"
+	"reflect"
+	"testing"
+
+	"github.com/weftdev/weft/record"
+	"github.com/weftdev/weft/sim"
+)
+
+// Light's tags, as record/light.go numbers them.
+const (
+	lightRead = record.TagFirst + iota
+	lightWrite
+	lightWriteOwn
+	lightBarrier
+	lightGuarded
+)
+
+func lightRecord(t *testing.T, body func()) (*record.Result, *record.Log) {
+	t.Helper()
+	rec, err := record.New("light")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := record.Record(body, rec, record.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(res.Log)
+	if res.Failure != nil {
+		t.Fatalf("run failed: %s", res.Failure.Message)
+	}
+	log, err := record.ReadFile(res.Log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if log.Algorithm != "light" || !log.Complete {
+		t.Fatalf("log of %q, complete %v", log.Algorithm, log.Complete)
+	}
+	return res, log
+}
+
+// lightEntries returns Light's entries of a stream (the touches and choices
+// left out).
+func lightEntries(es []record.Entry) []record.Entry {
+	var out []record.Entry
+	for _, e := range es {
+		if e.Tag >= record.TagFirst {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func e(tag uint8, n uint64, args ...uint64) record.Entry {
+	return record.Entry{Tag: tag, N: n, Args: args}
+}
+
+// One goroutine: writes are logged with their predecessor, repeated reads
+// of one write are one interval, closed when the writer changes and at
+// the goroutine's end.
+func TestLightLogOneGoroutine(t *testing.T) {
+	_, log := lightRecord(t, func() {
+		v := sim.NewVar(0)
+		v.Store(1)     // 1: first write, predecessor the initial value
+		_ = v.Load()   // 2
+		_ = v.Load()   // 3: same writer: extends [2,3]
+		v.Store(2)     // 4: predecessor its own previous write
+		_ = v.Load()   // 5: closes [2,3], opens [5,5]
+		w := sim.NewVar(0)
+		_ = w.Load() // 6: the initial value
+	})
+	got := lightEntries(log.Threads[0].Entries)
+	want := []record.Entry{
+		e(lightWrite, 1, 1, 0, 0),
+		e(lightWriteOwn, 4, 1),
+		e(lightRead, 2, 1, 1, 1, 1), // writer: own, 1 back from 2; last = first+1
+		e(lightRead, 5, 1, 1, 1, 0),
+		e(lightRead, 6, 2, 0, 0, 0),
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("entries\n got %v\nwant %v", got, want)
+	}
+}
+
+// Lemma 4.2: a Var always accessed under one mutex logs nothing; its
+// order is the mutex's, whose acquisitions are logged.
+func TestLightLogGuarded(t *testing.T) {
+	var m sim.Mutex
+	_, log := lightRecord(t, func() {
+		v := sim.NewVar(0)
+		m.Lock() // 1: acquire, location 1
+		v.Store(1)
+		_ = v.Load()
+		m.Unlock() // 4: release
+		done := sim.NewVar(false)
+		_ = done
+		sim.Go(func() {
+			m.Lock() // 1
+			v.Store(v.Load() + 1)
+			m.Unlock() // 4
+		})
+	})
+	root := lightEntries(log.Threads[0].Entries)
+	want := []record.Entry{e(lightWrite, 1, 1, 0, 0), e(lightWriteOwn, 4, 1)}
+	if !reflect.DeepEqual(root, want) {
+		t.Fatalf("root entries\n got %v\nwant %v", root, want)
+	}
+	child := lightEntries(log.Threads[1].Entries)
+	want = []record.Entry{e(lightWrite, 1, 1, 2, 4), e(lightWriteOwn, 4, 1)}
+	if !reflect.DeepEqual(child, want) {
+		t.Fatalf("child entries\n got %v\nwant %v", child, want)
+	}
+	if got := log.Locs[2]; !reflect.DeepEqual(got, []record.Entry{e(lightGuarded, 0, 1, 4)}) {
+		t.Fatalf("var location entries %v, want it guarded by 1 with 4 accesses skipped", got)
+	}
+}
+
+// An access without the guard breaks the location: the accesses after it
+// are logged, and each goroutine's first logged access names the last
+// skipped one.
+func TestLightLogBrokenGuard(t *testing.T) {
+	var m sim.Mutex
+	_, log := lightRecord(t, func() {
+		v := sim.NewVar(0)
+		m.Lock()   // 1
+		v.Store(1) // 2: skipped
+		m.Unlock() // 3
+		v.Store(2) // 4: breaks: barrier after 2, predecessor 2
+		_ = v.Load()
+	})
+	got := lightEntries(log.Threads[0].Entries)
+	want := []record.Entry{
+		e(lightWrite, 1, 1, 0, 0),
+		e(lightWriteOwn, 3, 1),
+		e(lightBarrier, 4, 2, 1, 2),
+		e(lightWrite, 4, 2, 1, 2),
+		e(lightRead, 5, 2, 1, 1, 0),
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("entries\n got %v\nwant %v", got, want)
+	}
+	if len(log.Locs[2]) != 0 {
+		t.Fatalf("broken location has entries %v", log.Locs[2])
+	}
+}
+
+// Goroutines ordered by a mutex: a read of another goroutine's write names
+// it by goroutine index and counter.
+func TestLightLogCrossGoroutine(t *testing.T) {
+	var m sim.Mutex
+	_, log := lightRecord(t, func() {
+		v := sim.NewVar(0)
+		_ = v.Load() // 1: unguarded: the location (1) is broken, logged
+		sim.Go(func() {
+			m.Lock()   // 1
+			v.Store(7) // 2
+			m.Unlock() // 3
+		})
+		for {
+			m.Lock()
+			x := v.Load()
+			m.Unlock()
+			if x == 7 {
+				return
+			}
+			sim.Yield()
+		}
+	})
+	child := lightEntries(log.Threads[1].Entries)
+	if len(child) < 2 || !reflect.DeepEqual(child[1], e(lightWrite, 2, 1, 0, 0)) {
+		t.Fatalf("child entries %v: want its write at 2, overwriting the initial value", child)
+	}
+	var last record.Entry
+	for _, x := range lightEntries(log.Threads[0].Entries) {
+		if x.Tag == lightRead && x.Args[0] == 1 {
+			last = x
+		}
+	}
+	if last.Args[1] != 3 || last.Args[2] != 2 {
+		t.Fatalf("last read of the var %v: want the child's (index 1, code 3) write 2", last)
+	}
+}
