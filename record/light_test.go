@@ -64,11 +64,11 @@ func e(tag uint8, n uint64, args ...uint64) record.Entry {
 func TestLightLogOneGoroutine(t *testing.T) {
 	_, log := lightRecord(t, func() {
 		v := sim.NewVar(0)
-		v.Store(1)     // 1: first write, predecessor the initial value
-		_ = v.Load()   // 2
-		_ = v.Load()   // 3: same writer: extends [2,3]
-		v.Store(2)     // 4: predecessor its own previous write
-		_ = v.Load()   // 5: closes [2,3], opens [5,5]
+		v.Store(1)   // 1: first write, predecessor the initial value
+		_ = v.Load() // 2
+		_ = v.Load() // 3: same writer: extends [2,3]
+		v.Store(2)   // 4: predecessor its own previous write
+		_ = v.Load() // 5: closes [2,3], opens [5,5]
 		w := sim.NewVar(0)
 		_ = w.Load() // 6: the initial value
 	})
