@@ -10,8 +10,8 @@ func Intn(n int) int {
 	if n <= 0 {
 		panic("sim.Intn: invalid argument to Intn")
 	}
-	if g := current(); g != nil {
-		return int(draw(g, opIntn, uint64(n)))
+	if g, t := drawer(); g != nil || t != nil {
+		return int(draw(g, t, opIntn, uint64(n)))
 	}
 	return rand.IntN(n)
 }

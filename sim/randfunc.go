@@ -4,6 +4,8 @@ import (
 	"math/bits"
 	"math/rand/v2"
 
+	"github.com/weftdev/weft/internal/gls"
+	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
 )
 
@@ -65,36 +67,65 @@ var (
 	opN        = sched.NewOp("N")
 )
 
-// draw performs operation op for g and returns a value in [0, n) chosen by
-// the schedule; n == 0 stands for 2^64.
-func draw(g *sched.G, op *sched.Op, n uint64) uint64 {
-	g.Step(op, 0, nil)
+// draw performs operation op for g (under control) or t (recording) and
+// returns a value in [0, n) chosen by the schedule, or by t's generator,
+// which logs each chunk; n == 0 stands for 2^64. Recording counts one
+// operation, as the Step does; the Parks that continue it count none.
+func draw(g *sched.G, t *record.Thread, op *sched.Op, n uint64) uint64 {
+	if g != nil {
+		g.Step(op, 0, nil)
+	} else {
+		t.Op(nil)
+	}
+	choose := func(k int) uint64 {
+		if g != nil {
+			return uint64(g.Choose(k))
+		}
+		return uint64(t.Choose(k))
+	}
+	park := func() {
+		if g != nil {
+			g.Park(op, 0, nil)
+		}
+	}
 	if n != 0 && n <= 1<<chunkBits {
-		return uint64(g.Choose(int(n)))
+		return choose(int(n))
 	}
 	last := n - 1                                         // the largest value: all ones for 2^64
 	low := (bits.Len64(last) - 1) / chunkBits * chunkBits // the bits after the top chunk
 	for {
-		v := uint64(g.Choose(int(last>>low) + 1))
+		v := choose(int(last>>low) + 1)
 		rem := low
 		// While v, the top bits drawn so far, can still begin a value in
 		// range, draw the next chunk.
 		for rem > 0 && v <= last>>rem {
 			rem -= chunkBits
-			g.Park(op, 0, nil)
-			v = v<<chunkBits | uint64(g.Choose(1<<chunkBits))
+			park()
+			v = v<<chunkBits | choose(1<<chunkBits)
 		}
 		if rem == 0 && v <= last {
 			return v
 		}
-		g.Park(op, 0, nil) // out of range: draw again
+		park() // out of range: draw again
 	}
+}
+
+// drawer returns the controlled goroutine or the recorded one the caller
+// runs on; both nil in plain mode.
+func drawer() (*sched.G, *record.Thread) {
+	if !gls.Active() {
+		return nil, nil
+	}
+	if g := sched.Current(); g != nil {
+		return g, nil
+	}
+	return nil, record.Current()
 }
 
 // Int returns a non-negative pseudo-random int, like rand.Int.
 func Int() int {
-	if g := current(); g != nil {
-		return int(draw(g, opInt, intRange))
+	if g, t := drawer(); g != nil || t != nil {
+		return int(draw(g, t, opInt, intRange))
 	}
 	return rand.Int()
 }
@@ -102,8 +133,8 @@ func Int() int {
 // Int31 returns a non-negative pseudo-random 31-bit integer as an int32,
 // like math/rand's Int31 and math/rand/v2's Int32.
 func Int31() int32 {
-	if g := current(); g != nil {
-		return int32(draw(g, opInt31, 1<<31))
+	if g, t := drawer(); g != nil || t != nil {
+		return int32(draw(g, t, opInt31, 1<<31))
 	}
 	return rand.Int32()
 }
@@ -114,8 +145,8 @@ func Int31n(n int32) int32 {
 	if n <= 0 {
 		panic("sim.Int31n: invalid argument to Int31n")
 	}
-	if g := current(); g != nil {
-		return int32(draw(g, opInt31n, uint64(n)))
+	if g, t := drawer(); g != nil || t != nil {
+		return int32(draw(g, t, opInt31n, uint64(n)))
 	}
 	return rand.Int32N(n)
 }
@@ -123,8 +154,8 @@ func Int31n(n int32) int32 {
 // Int63 returns a non-negative pseudo-random 63-bit integer as an int64,
 // like math/rand's Int63 and math/rand/v2's Int64.
 func Int63() int64 {
-	if g := current(); g != nil {
-		return int64(draw(g, opInt63, 1<<63))
+	if g, t := drawer(); g != nil || t != nil {
+		return int64(draw(g, t, opInt63, 1<<63))
 	}
 	return rand.Int64()
 }
@@ -135,16 +166,16 @@ func Int63n(n int64) int64 {
 	if n <= 0 {
 		panic("sim.Int63n: invalid argument to Int63n")
 	}
-	if g := current(); g != nil {
-		return int64(draw(g, opInt63n, uint64(n)))
+	if g, t := drawer(); g != nil || t != nil {
+		return int64(draw(g, t, opInt63n, uint64(n)))
 	}
 	return rand.Int64N(n)
 }
 
 // Uint returns a pseudo-random uint, like math/rand/v2's Uint.
 func Uint() uint {
-	if g := current(); g != nil {
-		return uint(draw(g, opRandUint, uintRange))
+	if g, t := drawer(); g != nil || t != nil {
+		return uint(draw(g, t, opRandUint, uintRange))
 	}
 	return rand.Uint()
 }
@@ -152,8 +183,8 @@ func Uint() uint {
 // RandUint32 returns a pseudo-random 32-bit value as a uint32, like rand's
 // Uint32.
 func RandUint32() uint32 {
-	if g := current(); g != nil {
-		return uint32(draw(g, opUint32, 1<<32))
+	if g, t := drawer(); g != nil || t != nil {
+		return uint32(draw(g, t, opUint32, 1<<32))
 	}
 	return rand.Uint32()
 }
@@ -161,8 +192,8 @@ func RandUint32() uint32 {
 // RandUint64 returns a pseudo-random 64-bit value as a uint64, like rand's
 // Uint64.
 func RandUint64() uint64 {
-	if g := current(); g != nil {
-		return draw(g, opUint64, 0)
+	if g, t := drawer(); g != nil || t != nil {
+		return draw(g, t, opUint64, 0)
 	}
 	return rand.Uint64()
 }
@@ -170,8 +201,8 @@ func RandUint64() uint64 {
 // Float32 returns a pseudo-random number in [0.0, 1.0), like rand.Float32:
 // under control, 24 random bits over 2^24.
 func Float32() float32 {
-	if g := current(); g != nil {
-		return float32(draw(g, opFloat32, 1<<24)) / (1 << 24)
+	if g, t := drawer(); g != nil || t != nil {
+		return float32(draw(g, t, opFloat32, 1<<24)) / (1 << 24)
 	}
 	return rand.Float32()
 }
@@ -179,8 +210,8 @@ func Float32() float32 {
 // Float64 returns a pseudo-random number in [0.0, 1.0), like rand.Float64:
 // under control, 53 random bits over 2^53.
 func Float64() float64 {
-	if g := current(); g != nil {
-		return float64(draw(g, opFloat64, 1<<53)) / (1 << 53)
+	if g, t := drawer(); g != nil || t != nil {
+		return float64(draw(g, t, opFloat64, 1<<53)) / (1 << 53)
 	}
 	return rand.Float64()
 }
@@ -190,13 +221,13 @@ func Float64() float64 {
 // shuffle, one operation each index drawn (none for n <= 1). It panics if
 // n < 0.
 func Perm(n int) []int {
-	if g := current(); g != nil {
+	if g, t := drawer(); g != nil || t != nil {
 		p := make([]int, n)
 		for i := range p {
 			p[i] = i
 		}
 		for i := n - 1; i > 0; i-- {
-			j := draw(g, opPerm, uint64(i+1))
+			j := draw(g, t, opPerm, uint64(i+1))
 			p[i], p[j] = p[j], p[i]
 		}
 		return p
@@ -213,9 +244,9 @@ func Shuffle(n int, swap func(i, j int)) {
 	if n < 0 {
 		panic("sim.Shuffle: invalid argument to Shuffle")
 	}
-	if g := current(); g != nil {
+	if g, t := drawer(); g != nil || t != nil {
 		for i := n - 1; i > 0; i-- {
-			swap(i, int(draw(g, opShuffle, uint64(i+1))))
+			swap(i, int(draw(g, t, opShuffle, uint64(i+1))))
 		}
 		return
 	}
@@ -229,8 +260,8 @@ func IntN(n int) int {
 	if n <= 0 {
 		panic("sim.IntN: invalid argument to IntN")
 	}
-	if g := current(); g != nil {
-		return int(draw(g, opIntN, uint64(n)))
+	if g, t := drawer(); g != nil || t != nil {
+		return int(draw(g, t, opIntN, uint64(n)))
 	}
 	return rand.IntN(n)
 }
@@ -241,8 +272,8 @@ func Int32N(n int32) int32 {
 	if n <= 0 {
 		panic("sim.Int32N: invalid argument to Int32N")
 	}
-	if g := current(); g != nil {
-		return int32(draw(g, opInt32N, uint64(n)))
+	if g, t := drawer(); g != nil || t != nil {
+		return int32(draw(g, t, opInt32N, uint64(n)))
 	}
 	return rand.Int32N(n)
 }
@@ -253,8 +284,8 @@ func Int64N(n int64) int64 {
 	if n <= 0 {
 		panic("sim.Int64N: invalid argument to Int64N")
 	}
-	if g := current(); g != nil {
-		return int64(draw(g, opInt64N, uint64(n)))
+	if g, t := drawer(); g != nil || t != nil {
+		return int64(draw(g, t, opInt64N, uint64(n)))
 	}
 	return rand.Int64N(n)
 }
@@ -265,8 +296,8 @@ func UintN(n uint) uint {
 	if n == 0 {
 		panic("sim.UintN: invalid argument to UintN")
 	}
-	if g := current(); g != nil {
-		return uint(draw(g, opUintN, uint64(n)))
+	if g, t := drawer(); g != nil || t != nil {
+		return uint(draw(g, t, opUintN, uint64(n)))
 	}
 	return rand.UintN(n)
 }
@@ -277,8 +308,8 @@ func Uint32N(n uint32) uint32 {
 	if n == 0 {
 		panic("sim.Uint32N: invalid argument to Uint32N")
 	}
-	if g := current(); g != nil {
-		return uint32(draw(g, opUint32N, uint64(n)))
+	if g, t := drawer(); g != nil || t != nil {
+		return uint32(draw(g, t, opUint32N, uint64(n)))
 	}
 	return rand.Uint32N(n)
 }
@@ -289,8 +320,8 @@ func Uint64N(n uint64) uint64 {
 	if n == 0 {
 		panic("sim.Uint64N: invalid argument to Uint64N")
 	}
-	if g := current(); g != nil {
-		return draw(g, opUint64N, n)
+	if g, t := drawer(); g != nil || t != nil {
+		return draw(g, t, opUint64N, n)
 	}
 	return rand.Uint64N(n)
 }
@@ -307,8 +338,8 @@ func N[Int intType](n Int) Int {
 	if n <= 0 {
 		panic("sim.N: invalid argument to N")
 	}
-	if g := current(); g != nil {
-		return Int(draw(g, opN, uint64(n)))
+	if g, t := drawer(); g != nil || t != nil {
+		return Int(draw(g, t, opN, uint64(n)))
 	}
 	return rand.N(n)
 }

@@ -22,6 +22,10 @@ func Sleep(d time.Duration) {
 		g.Step(opSleep, 0, g.NewTimer(d, nil))
 		return
 	}
+	if t := recording(); t != nil {
+		t.Op(nil)
+		t.Beat()
+	}
 	time.Sleep(d)
 }
 
@@ -30,6 +34,9 @@ func Now() time.Time {
 	if g := current(); g != nil {
 		g.Step(opNow, 0, nil)
 		return g.Now()
+	}
+	if t := recording(); t != nil {
+		t.Op(nil)
 	}
 	return time.Now()
 }
@@ -50,6 +57,7 @@ type Timer struct {
 
 	plain *time.Timer
 	ctl   *sched.Timer
+	rec   *recTimer
 }
 
 // NewTimer returns a Timer that sends the current time on its channel after
@@ -60,6 +68,10 @@ func NewTimer(d time.Duration) *Timer {
 		t := &Timer{C: NewChan[time.Time](1)}
 		t.ctl = g.NewTimer(d, deliver(g, t.C))
 		return t
+	}
+	if t := recording(); t != nil {
+		rt, c := recNewTimer(t, d, 0)
+		return &Timer{C: c, rec: rt}
 	}
 	pt := time.NewTimer(d)
 	return &Timer{C: &Chan[time.Time]{rc: pt.C, cap: 1}, plain: pt}
@@ -88,6 +100,9 @@ func AfterFunc(d time.Duration, f func()) *Timer {
 		g.Step(opTimerNew, 0, nil)
 		return &Timer{ctl: g.NewTimer(d, func() { g.Spawn(f) })}
 	}
+	if t := recording(); t != nil {
+		return &Timer{rec: recAfterFunc(t, d, f)}
+	}
 	return &Timer{plain: time.AfterFunc(d, f)}
 }
 
@@ -103,6 +118,12 @@ func (t *Timer) Stop() bool {
 		t.drain(g)
 		return t.ctl.Stop()
 	}
+	if t.rec != nil {
+		if t.C == nil {
+			return t.rec.stopFunc(recording())
+		}
+		return t.rec.stop(recording())
+	}
 	return t.plain.Stop()
 }
 
@@ -117,6 +138,12 @@ func (t *Timer) Reset(d time.Duration) bool {
 		g.Step(opTimerReset, 0, nil)
 		t.drain(g)
 		return t.ctl.Reset(d)
+	}
+	if t.rec != nil {
+		if t.C == nil {
+			return t.rec.resetFunc(recording(), d)
+		}
+		return t.rec.reset(recording(), d)
 	}
 	return t.plain.Reset(d)
 }
@@ -138,6 +165,7 @@ type Ticker struct {
 
 	plain  *time.Ticker
 	ctl    *sched.Timer
+	rec    *recTimer
 	period time.Duration
 }
 
@@ -155,6 +183,10 @@ func NewTicker(d time.Duration) *Ticker {
 			tk.ctl.Reset(tk.period)
 		})
 		return tk
+	}
+	if t := recording(); t != nil {
+		rt, c := recNewTimer(t, d, d)
+		return &Ticker{C: c, rec: rt, period: d}
 	}
 	pt := time.NewTicker(d)
 	return &Ticker{C: &Chan[time.Time]{rc: pt.C, cap: 1}, plain: pt, period: d}
@@ -179,6 +211,10 @@ func (tk *Ticker) Stop() {
 		}
 		return
 	}
+	if tk.rec != nil {
+		tk.rec.stop(recording())
+		return
+	}
 	tk.plain.Stop()
 }
 
@@ -195,6 +231,13 @@ func (tk *Ticker) Reset(d time.Duration) {
 			s := tk.C.state(g)
 			s.buf = s.buf[:0]
 		}
+		return
+	}
+	if tk.rec != nil {
+		tk.rec.mu.Lock()
+		tk.rec.period = d
+		tk.rec.mu.Unlock()
+		tk.rec.reset(recording(), d)
 		return
 	}
 	tk.plain.Reset(d)
