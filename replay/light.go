@@ -1,0 +1,420 @@
+package replay
+
+// The Light replayer (Liu et al., PLDI'15, §4.2): build the constraints of
+// the log and solve them offline into a total order of the logged accesses,
+// which the oracle then enforces.
+//
+// # Constraints
+//
+// Events are the logged accesses, identified by (goroutine, counter): the
+// first and last read of each dependence interval, every write (record/
+// light.go logs them all, with their predecessor in the location's write
+// order) and every access that carries a barrier. The constraints are:
+//
+//   - program order: a goroutine's events in counter order;
+//   - a dependence interval w → [first, last] of location ℓ: w before
+//     first, and last before the write whose predecessor is w (the next
+//     write of ℓ), so that no write falls between w and the last read;
+//   - a write with predecessor p: p before it, and every interval reading
+//     p before it (non-interference of intervals on ℓ: two intervals of
+//     different writers are separated by the writes between them);
+//   - sync accesses are accesses of their ghost location, the same rules;
+//   - a barrier (the first logged access of a goroutine to a location whose
+//     Lemma 4.2 guard broke, see record/light.go): the named access before.
+//
+// "x before y" where x is not itself a logged event (a guarded access,
+// skipped at record time) becomes: the last logged event of x's goroutine at
+// or before x, before y; and at replay time y also waits until x's
+// goroutine has performed x (its unlogged accesses run freely).
+//
+// # Blind writes
+//
+// The paper does not replay writes nobody reads. We must replay every user
+// write, and an unknown write could fall inside a dependence interval and
+// change what it reads. So the recorder logs every write with its
+// predecessor (at most 3 bytes for a goroutine's repeated writes to the same
+// location, the common case): the solver knows the whole write order of
+// every logged location, and the interval constraints become precedences.
+// The constraint system is then a DAG (the recorded execution is a
+// topological order of it), solved by Kahn's algorithm in linear time with
+// no search or backtracking: the greedy simulation that executes any
+// goroutine's head event whose predecessors are done never gets stuck on a
+// consistent log. A cycle means a corrupt log, reported as an error. The
+// order prefers to go on with the same goroutine (a depth-first choice), so
+// that the replay switches goroutines rarely.
+//
+// # The oracle
+//
+// A goroutine's logged access may run only when it is next in the total
+// order (and the unlogged accesses it waits for were performed); its
+// unlogged accesses (the inner reads of an interval, which read the same
+// write as its ends and which no write can separate from them; accesses to
+// a location that stayed guarded, ordered by the guard's logged
+// lock order) run freely.
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/weftdev/weft/record"
+)
+
+// The tags of record/light.go.
+const (
+	lightRead uint8 = record.TagFirst + iota
+	lightWrite
+	lightWriteOwn
+	lightBarrier
+)
+
+func init() { register("light", planLight) }
+
+// lightID names an access: goroutine t (-1: the initial value) and counter.
+type lightID struct {
+	t int32
+	n uint64
+}
+
+type lightKey struct {
+	loc uint64
+	w   lightID
+}
+
+// lightPlan is a solved log.
+type lightPlan struct {
+	base  []int32  // first event of each goroutine
+	ns    []uint64 // events' counters, by goroutine then counter
+	evT   []int32  // events' goroutines
+	order []int32  // the solution
+	// runtime waits: event e waits for goroutine waitT[k] to have
+	// performed waitN[k], k in [waitAt[e], waitAt[e+1]).
+	waitAt []int32
+	waitT  []int32
+	waitN  []uint64
+}
+
+type lightEdge struct{ from, to int32 }
+
+type lightInterval struct {
+	key  lightKey
+	last int32
+}
+
+// decodeWho decodes a writer code relative to counter n of goroutine t.
+func lightDecode(log *record.Log, t int, n, code, v uint64) (lightID, error) {
+	switch {
+	case code == 0:
+		return lightID{t: -1}, nil
+	case code == 1:
+		if v >= n {
+			return lightID{}, fmt.Errorf("goroutine %d, operation %d: own access %d back", t, n, v)
+		}
+		return lightID{t: int32(t), n: n - v}, nil
+	case code-2 < uint64(len(log.Threads)):
+		u := int(code - 2)
+		if v == 0 || v > log.Threads[u].Ops {
+			return lightID{}, fmt.Errorf("goroutine %d, operation %d: access %d of goroutine %d, which performed %d", t, n, v, u, log.Threads[u].Ops)
+		}
+		return lightID{t: int32(u), n: v}, nil
+	}
+	return lightID{}, fmt.Errorf("goroutine %d, operation %d: goroutine code %d out of range", t, n, code)
+}
+
+func planLight(log *record.Log) (Oracle, error) {
+	p, err := solveLight(log)
+	if err != nil {
+		return nil, err
+	}
+	return newLightOracle(p), nil
+}
+
+// solveLight builds and solves the constraints of log.
+func solveLight(log *record.Log) (*lightPlan, error) {
+	nt := len(log.Threads)
+	type write struct {
+		n, loc uint64
+		prev   lightID
+		own    bool
+	}
+	type read struct {
+		loc, first, last uint64
+		w                lightID
+	}
+	type barrier struct {
+		n   uint64
+		loc uint64
+		b   lightID
+	}
+	reads := make([][]read, nt)
+	writes := make([][]write, nt)
+	barriers := make([][]barrier, nt)
+	p := &lightPlan{base: make([]int32, nt+1)}
+	for i, th := range log.Threads {
+		var ns []uint64
+		for _, e := range th.Entries {
+			if e.Tag < record.TagFirst {
+				continue
+			}
+			if e.N == 0 || e.N > th.Ops {
+				return nil, fmt.Errorf("goroutine %d: entry at operation %d, of %d", i, e.N, th.Ops)
+			}
+			want := map[uint8]int{lightRead: 4, lightWrite: 3, lightWriteOwn: 1, lightBarrier: 3}[e.Tag]
+			if want == 0 {
+				return nil, fmt.Errorf("goroutine %d: unknown entry tag %d", i, e.Tag)
+			}
+			if len(e.Args) != want {
+				return nil, fmt.Errorf("goroutine %d: entry tag %d with %d arguments, want %d", i, e.Tag, len(e.Args), want)
+			}
+			switch e.Tag {
+			case lightRead:
+				w, err := lightDecode(log, i, e.N, e.Args[1], e.Args[2])
+				if err != nil {
+					return nil, err
+				}
+				if e.Args[3] > th.Ops-e.N {
+					return nil, fmt.Errorf("goroutine %d: interval from operation %d past its end", i, e.N)
+				}
+				r := read{loc: e.Args[0], first: e.N, last: e.N + e.Args[3], w: w}
+				reads[i] = append(reads[i], r)
+				ns = append(ns, r.first, r.last)
+			case lightWrite:
+				w, err := lightDecode(log, i, e.N, e.Args[1], e.Args[2])
+				if err != nil {
+					return nil, err
+				}
+				writes[i] = append(writes[i], write{n: e.N, loc: e.Args[0], prev: w})
+				ns = append(ns, e.N)
+			case lightWriteOwn:
+				writes[i] = append(writes[i], write{n: e.N, loc: e.Args[0], own: true})
+				ns = append(ns, e.N)
+			case lightBarrier:
+				b, err := lightDecode(log, i, e.N, e.Args[1], e.Args[2])
+				if err != nil {
+					return nil, err
+				}
+				barriers[i] = append(barriers[i], barrier{n: e.N, loc: e.Args[0], b: b})
+				ns = append(ns, e.N)
+			}
+		}
+		slices.Sort(ns)
+		ns = slices.Compact(ns)
+		if len(p.ns)+len(ns) > 1<<31-1 {
+			return nil, fmt.Errorf("too many events")
+		}
+		p.base[i] = int32(len(p.ns))
+		p.ns = append(p.ns, ns...)
+		// Resolve the predecessors of own writes.
+		ws := writes[i]
+		slices.SortStableFunc(ws, func(a, b write) int {
+			switch {
+			case a.n < b.n:
+				return -1
+			case a.n > b.n:
+				return 1
+			}
+			return 0
+		})
+		lastW := map[uint64]uint64{}
+		for k := range ws {
+			if ws[k].own {
+				n, ok := lastW[ws[k].loc]
+				if !ok {
+					return nil, fmt.Errorf("goroutine %d: write %d of location %d follows no write of it", i, ws[k].n, ws[k].loc)
+				}
+				ws[k].prev = lightID{t: int32(i), n: n}
+			}
+			lastW[ws[k].loc] = ws[k].n
+		}
+	}
+	p.base[nt] = int32(len(p.ns))
+	ne := len(p.ns)
+	p.evT = make([]int32, ne)
+	for i := 0; i < nt; i++ {
+		for e := p.base[i]; e < p.base[i+1]; e++ {
+			p.evT[e] = int32(i)
+		}
+	}
+	exact := func(t int, n uint64) int32 {
+		ns := p.ns[p.base[t]:p.base[t+1]]
+		k, ok := slices.BinarySearch(ns, n)
+		if !ok {
+			return -1
+		}
+		return p.base[t] + int32(k)
+	}
+	atOrBefore := func(t int, n uint64) int32 {
+		ns := p.ns[p.base[t]:p.base[t+1]]
+		k, ok := slices.BinarySearch(ns, n)
+		if ok {
+			return p.base[t] + int32(k)
+		}
+		return p.base[t] + int32(k) - 1 // -1 relative: none when k == 0
+	}
+	var edges []lightEdge
+	type wait struct {
+		e int32
+		t int32
+		n uint64
+	}
+	var waits []wait
+	// after makes event e come after access x.
+	after := func(e int32, x lightID) {
+		if x.t < 0 || int(x.t) == int(p.evT[e]) {
+			return
+		}
+		if f := exact(int(x.t), x.n); f >= 0 {
+			edges = append(edges, lightEdge{f, e})
+			return
+		}
+		if f := atOrBefore(int(x.t), x.n); f >= p.base[x.t] {
+			edges = append(edges, lightEdge{f, e})
+		}
+		waits = append(waits, wait{e, x.t, x.n})
+	}
+	succ := make(map[lightKey]int32)
+	var intervals []lightInterval
+	for i := 0; i < nt; i++ {
+		for _, w := range writes[i] {
+			e := exact(i, w.n)
+			after(e, w.prev)
+			k := lightKey{w.loc, w.prev}
+			if _, dup := succ[k]; dup {
+				return nil, fmt.Errorf("two writes of location %d follow the same write", w.loc)
+			}
+			succ[k] = e
+		}
+		for _, r := range reads[i] {
+			after(exact(i, r.first), r.w)
+			if r.w.t == int32(i) && r.w.n >= r.first {
+				return nil, fmt.Errorf("goroutine %d reads its own later write", i)
+			}
+			intervals = append(intervals, lightInterval{lightKey{r.loc, r.w}, exact(i, r.last)})
+		}
+		for _, b := range barriers[i] {
+			after(exact(i, b.n), b.b)
+		}
+	}
+	for _, iv := range intervals {
+		if s, ok := succ[iv.key]; ok {
+			edges = append(edges, lightEdge{iv.last, s})
+		}
+	}
+	succ, intervals = nil, nil
+	// Runtime waits, by event.
+	slices.SortFunc(waits, func(a, b wait) int { return int(a.e) - int(b.e) })
+	p.waitAt = make([]int32, ne+1)
+	for _, w := range waits {
+		p.waitAt[w.e+1]++
+		p.waitT = append(p.waitT, w.t)
+		p.waitN = append(p.waitN, w.n)
+	}
+	for e := 0; e < ne; e++ {
+		p.waitAt[e+1] += p.waitAt[e]
+	}
+	// Kahn's algorithm over the cross edges, program order by heads.
+	outAt := make([]int32, ne+1)
+	indeg := make([]int32, ne)
+	for _, ed := range edges {
+		outAt[ed.from+1]++
+		indeg[ed.to]++
+	}
+	for e := 0; e < ne; e++ {
+		outAt[e+1] += outAt[e]
+	}
+	out := make([]int32, len(edges))
+	fill := slices.Clone(outAt[:ne])
+	for _, ed := range edges {
+		out[fill[ed.from]] = ed.to
+		fill[ed.from]++
+	}
+	edges, fill = nil, nil
+	head := make([]int32, nt)
+	var stack []int32
+	for i := 0; i < nt; i++ {
+		head[i] = p.base[i]
+		if head[i] < p.base[i+1] && indeg[head[i]] == 0 {
+			stack = append(stack, int32(i))
+		}
+	}
+	p.order = make([]int32, 0, ne)
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		e := head[i]
+		p.order = append(p.order, e)
+		for _, x := range out[outAt[e]:outAt[e+1]] {
+			indeg[x]--
+			if t := p.evT[x]; indeg[x] == 0 && head[t] == x && t != i {
+				stack = append(stack, t)
+			}
+		}
+		head[i]++
+		if head[i] < p.base[i+1] && indeg[head[i]] == 0 {
+			stack = append(stack, i)
+		}
+	}
+	if len(p.order) != ne {
+		return nil, fmt.Errorf("the log's constraints are cyclic: %d of %d events ordered", len(p.order), ne)
+	}
+	return p, nil
+}
+
+// lightOracle enforces a lightPlan.
+type lightOracle struct {
+	p      *lightPlan
+	cursor []int32  // each goroutine's next logged event
+	doneN  []uint64 // each goroutine's last performed operation
+	done   []bool
+	pos    int
+}
+
+func newLightOracle(p *lightPlan) *lightOracle {
+	nt := len(p.base) - 1
+	o := &lightOracle{p: p, cursor: slices.Clone(p.base[:nt]), doneN: make([]uint64, nt), done: make([]bool, len(p.ns))}
+	return o
+}
+
+// event returns the logged event of a, or -1.
+func (o *lightOracle) event(a Access) int32 {
+	if a.Thread < 0 || a.Thread >= len(o.cursor) {
+		return -1
+	}
+	c := o.cursor[a.Thread]
+	if c < o.p.base[a.Thread+1] && o.p.ns[c] == a.N {
+		return c
+	}
+	return -1
+}
+
+func (o *lightOracle) Allow(a Access) bool {
+	e := o.event(a)
+	if e < 0 {
+		return true
+	}
+	if o.pos >= len(o.p.order) || o.p.order[o.pos] != e {
+		return false
+	}
+	for k := o.p.waitAt[e]; k < o.p.waitAt[e+1]; k++ {
+		if o.doneN[o.p.waitT[k]] < o.p.waitN[k] {
+			return false
+		}
+	}
+	return true
+}
+
+func (o *lightOracle) Performed(a Access) {
+	if a.Thread < 0 || a.Thread >= len(o.cursor) {
+		return
+	}
+	if a.N > o.doneN[a.Thread] {
+		o.doneN[a.Thread] = a.N
+	}
+	end := o.p.base[a.Thread+1]
+	for c := o.cursor[a.Thread]; c < end && o.p.ns[c] <= a.N; c++ {
+		o.done[c] = true
+		o.cursor[a.Thread] = c + 1
+	}
+	for o.pos < len(o.p.order) && o.done[o.p.order[o.pos]] {
+		o.pos++
+	}
+}

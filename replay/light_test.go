@@ -1,0 +1,288 @@
+package replay
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/weftdev/weft/record"
+	"github.com/weftdev/weft/sched"
+	"github.com/weftdev/weft/sim"
+)
+
+// lightLostUpdate: workers add to a counter, reading and writing it in
+// separate critical sections; the last one to finish checks the total. With
+// unguarded, the root reads the counter without the lock first, so that
+// Lemma 4.2 does not apply and every dependence is logged.
+func lightLostUpdate(workers int, unguarded bool) func() {
+	return func() {
+		var m sim.Mutex
+		c, done := sim.NewVar(0), sim.NewVar(0)
+		if unguarded {
+			_ = c.Load()
+			_ = done.Load()
+		}
+		for range workers {
+			sim.Go(func() {
+				m.Lock()
+				x := c.Load()
+				m.Unlock()
+				m.Lock()
+				c.Store(x + 1)
+				m.Unlock()
+				m.Lock()
+				defer m.Unlock()
+				d := done.Load() + 1
+				done.Store(d)
+				if d == workers {
+					if got := c.Load(); got != workers {
+						panic(fmt.Sprintf("lost update: got %d want %d", got, workers))
+					}
+				}
+			})
+		}
+	}
+}
+
+func lightRecordOnce(t testing.TB, body func(), dir string) (*record.Result, *record.Log) {
+	t.Helper()
+	rec, err := record.New("light")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := record.Record(body, rec, record.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(res.Log)
+	log, err := record.ReadFile(res.Log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, log
+}
+
+func TestLightReplayFailure(t *testing.T) {
+	for _, unguarded := range []bool{false, true} {
+		t.Run(fmt.Sprintf("unguarded=%v", unguarded), func(t *testing.T) {
+			body := lightLostUpdate(3, unguarded)
+			dir := t.TempDir()
+			var res *record.Result
+			var log *record.Log
+			runs := 0
+			for runs = 1; runs <= 5000; runs++ {
+				res, log = lightRecordOnce(t, body, dir)
+				if res.Failure != nil {
+					break
+				}
+			}
+			if res.Failure == nil {
+				t.Skip("the lost update did not happen in 5000 recorded runs")
+			}
+			if !strings.HasPrefix(res.Failure.Message, "lost update: got ") {
+				t.Fatalf("recorded failure %v: %s", res.Failure.Kind, res.Failure.Message)
+			}
+			t.Logf("failed after %d runs: %s (%d events, %d bytes of log)", runs, res.Failure.Message, res.Events, res.Bytes)
+			for i := range 20 {
+				out, err := Run(body, log, Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !out.Faithful {
+					t.Fatalf("replay %d not faithful: %v", i, out.Problems)
+				}
+				f := out.Result.Failure
+				if f == nil || f.Kind != res.Failure.Kind || f.Message != res.Failure.Message {
+					t.Fatalf("replay %d: failure %+v, want %v %q", i, f, res.Failure.Kind, res.Failure.Message)
+				}
+			}
+		})
+	}
+}
+
+func TestLightReplayPass(t *testing.T) {
+	for _, unguarded := range []bool{false, true} {
+		t.Run(fmt.Sprintf("unguarded=%v", unguarded), func(t *testing.T) {
+			body := lightLostUpdate(3, unguarded)
+			dir := t.TempDir()
+			for range 100 {
+				res, log := lightRecordOnce(t, body, dir)
+				if res.Failure != nil {
+					continue
+				}
+				for i := range 5 {
+					out, err := Run(body, log, Options{})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !out.Faithful || out.Result.Failure != nil {
+						t.Fatalf("replay %d: faithful %v, failure %+v, problems %v", i, out.Faithful, out.Result.Failure, out.Problems)
+					}
+				}
+				return
+			}
+			t.Skip("no recorded run passed")
+		})
+	}
+}
+
+func lightEntry(tag uint8, n uint64, args ...uint64) record.Entry {
+	return record.Entry{Tag: tag, N: n, Args: args}
+}
+
+// The solver and the oracle on a hand-made log: goroutine 0 writes
+// location 1 at 1 and 3 (a blind write at 2 of location 2); goroutine 1
+// reads the write at 1 twice (operations 1..2), so the write at 3 waits for
+// its last read.
+func TestLightOrder(t *testing.T) {
+	log := &record.Log{Algorithm: "light", Complete: true, Threads: []record.ThreadLog{
+		{ID: "0", Ops: 3, Entries: []record.Entry{
+			lightEntry(lightWrite, 1, 1, 0, 0),
+			lightEntry(lightWrite, 2, 2, 0, 0),
+			lightEntry(lightWriteOwn, 3, 1),
+		}},
+		{ID: "0.1", Ops: 2, Entries: []record.Entry{
+			lightEntry(lightRead, 1, 1, 2, 1, 1),
+		}},
+	}}
+	o, err := planLight(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := func(n uint64) Access { return Access{Thread: 0, N: n, Kind: sched.Write} }
+	r := func(n uint64) Access { return Access{Thread: 1, N: n, Kind: sched.Read} }
+	steps := []struct {
+		a     Access
+		allow bool
+	}{{r(1), false}, {w(1), true}, {w(2), true}, {w(3), false}, {r(1), true}, {w(3), false}, {r(2), true}, {w(3), true}}
+	for i, s := range steps {
+		if got := o.Allow(s.a); got != s.allow {
+			t.Fatalf("step %d: Allow(%v) = %v, want %v", i, s.a, got, s.allow)
+		}
+		if s.allow {
+			o.Performed(s.a)
+		}
+	}
+	// A cycle: goroutine 1 reads the write at 3 of goroutine 0, whose
+	// operation 1 has a barrier after goroutine 1's operation 2.
+	log.Threads[0].Entries = append(log.Threads[0].Entries, lightEntry(lightBarrier, 1, 4, 3, 2))
+	log.Threads[1].Entries = []record.Entry{lightEntry(lightRead, 1, 1, 2, 3, 0), lightEntry(lightWrite, 2, 4, 0, 0)}
+	if _, err := planLight(log); err == nil {
+		t.Fatal("a cyclic log was solved")
+	}
+}
+
+// A guarded access that the recorder skipped: the barrier waits for it.
+func TestLightBarrierWaits(t *testing.T) {
+	log := &record.Log{Algorithm: "light", Complete: true, Threads: []record.ThreadLog{
+		{ID: "0", Ops: 2, Entries: []record.Entry{lightEntry(lightWrite, 1, 1, 0, 0)}},
+		{ID: "0.1", Ops: 1, Entries: []record.Entry{lightEntry(lightBarrier, 1, 2, 2, 2), lightEntry(lightRead, 1, 2, 2, 2, 0)}},
+	}}
+	o, err := planLight(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := func(th int, n uint64) Access { return Access{Thread: th, N: n, Kind: sched.Write} }
+	o.Performed(a(0, 1))
+	if o.Allow(a(1, 1)) {
+		t.Fatal("the barrier did not wait for the skipped access 2")
+	}
+	if !o.Allow(a(0, 2)) {
+		t.Fatal("the skipped access is not free")
+	}
+	o.Performed(a(0, 2))
+	if !o.Allow(a(1, 1)) {
+		t.Fatal("the barrier still waits")
+	}
+}
+
+// lightSeedLog records a small run and returns its log's bytes.
+func lightSeedLog(f *testing.F, body func()) []byte {
+	rec, _ := record.New("light")
+	res, err := record.Record(body, rec, record.Options{Dir: f.TempDir()})
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer os.Remove(res.Log)
+	data, err := os.ReadFile(res.Log)
+	if err != nil {
+		f.Fatal(err)
+	}
+	return data
+}
+
+// FuzzLightLog: arbitrary bytes, parsed and planned, give an error or an
+// oracle, never a panic; the oracle's answers on the log's own accesses
+// never panic either.
+func FuzzLightLog(f *testing.F) {
+	f.Add(lightSeedLog(f, lightLostUpdate(2, true)))
+	f.Add(lightSeedLog(f, lightLostUpdate(2, false)))
+	f.Add([]byte("weft log v1\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		log, err := record.Parse(data)
+		if err != nil {
+			return
+		}
+		o, err := planLight(log)
+		if err != nil {
+			return
+		}
+		for i, th := range log.Threads {
+			for n := uint64(1); n <= th.Ops && n < 1000; n++ {
+				a := Access{Thread: i, N: n, Kind: sched.Read}
+				if o.Allow(a) {
+					o.Performed(a)
+				}
+			}
+		}
+		o.Allow(Access{Thread: -1})
+		o.Performed(Access{Thread: len(log.Threads) + 3})
+	})
+}
+
+// lightBenchBody: workers goroutines, each making ops Mutex-protected
+// read-then-write steps on a few shared Vars, with an unguarded first read
+// so that every dependence is logged.
+func lightBenchBody(workers, ops int) func() {
+	return func() {
+		var m sim.Mutex
+		vs := []*sim.Var[int]{sim.NewVar(0), sim.NewVar(0), sim.NewVar(0), sim.NewVar(0)}
+		for _, v := range vs {
+			_ = v.Load()
+		}
+		for w := range workers {
+			sim.Go(func() {
+				for i := range ops {
+					v := vs[(i+w)%len(vs)]
+					m.Lock()
+					x := v.Load()
+					v.Store(x + 1)
+					m.Unlock()
+				}
+			})
+		}
+	}
+}
+
+func BenchmarkLightSolve(b *testing.B) {
+	for _, events := range []int{1e4, 1e5, 1e6} {
+		b.Run(fmt.Sprint(events), func(b *testing.B) {
+			const workers = 4
+			res, log := lightRecordOnce(b, lightBenchBody(workers, events/workers/4), b.TempDir())
+			logged := 0
+			for _, th := range log.Threads {
+				logged += len(th.Entries)
+			}
+			b.ResetTimer()
+			for b.Loop() {
+				if _, err := solveLight(log); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(res.Events), "events")
+			b.ReportMetric(float64(logged), "entries")
+			b.ReportMetric(float64(res.Bytes), "logbytes")
+		})
+	}
+}
