@@ -276,7 +276,7 @@ func leapDrive(o Oracle, data []byte, threads, locs int) {
 	if threads == 0 {
 		return
 	}
-	for i := 0; i+1 < len(data) && i < 4096; i += 2 {
+	for i := 0; i+1 < len(data) && i < 2048; i += 2 {
 		a := Access{Thread: int(data[i]) % threads, Loc: uint32(data[i+1]) % uint32(locs+2)}
 		if o.Allow(a) || data[i]&0x80 != 0 {
 			o.Performed(a)
@@ -286,17 +286,14 @@ func leapDrive(o Oracle, data []byte, threads, locs int) {
 
 // BenchmarkLeapReplay replays the log of a run of about n accesses.
 func BenchmarkLeapReplay(b *testing.B) {
-	for _, n := range []int{1e4, 1e5} {
+	for _, n := range []int{1e4, 1e5, 1e6} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			const workers = 4
 			// Each round is 6 accesses (Lock, Load, Unlock, Lock, Store, Unlock).
 			body := leapLostUpdate(workers, n/(6*workers))
 			res, log := leapRecordRun(b, record.NewLeap(record.LeapOptions{}), body, b.TempDir())
-			b.ReportMetric(float64(res.Events), "events")
-			b.ReportMetric(float64(res.Bytes)/float64(res.Events), "bytes/event")
-			b.ResetTimer()
 			for b.Loop() {
-				out, err := Run(body, log, Options{})
+				out, err := Run(body, log, Options{Sched: sched.Options{MaxSteps: 4 * n}})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -304,6 +301,9 @@ func BenchmarkLeapReplay(b *testing.B) {
 					b.Fatalf("unfaithful: %v", out.Problems)
 				}
 			}
+			b.ReportMetric(float64(res.Events), "events")
+			b.ReportMetric(float64(res.Bytes)/float64(res.Events), "bytes/event")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(res.Events), "ns/event")
 		})
 	}
 }
