@@ -27,11 +27,15 @@ import "github.com/weftdev/weft/sched"
 //     counter need no position: a null line Θ is the absence of an EX entry
 //     for the write's counter, and costs nothing.
 //   - WR_x entries are matched by the read's identity (its thread and
-//     counter) rather than by position in a per-location list; a read whose
-//     last write is the same as that of the thread's previous read of the
-//     same location logs nothing (the replay carries the previous one over).
-//     A read of x's initial value names the write 0; as a thread's first
-//     read of x is taken to read the initial value, it logs nothing.
+//     counter) rather than by position in a per-location list, and name the
+//     write read by its position in x's location stream (its version: 0 is
+//     x's initial value), delta-coded against the version the thread's
+//     previous read of x read. A read that read the same write as the
+//     thread's previous read of x (or, for its first read, the initial
+//     value) logs nothing.
+//   - W_x and L_m of one location share its stream, in the order of the
+//     accesses (all are made under Loc.Mu or the primitive's exclusion), and
+//     the replay follows that one order.
 //   - A read-modify-write (an atomic Add, a CompareAndSwap) is a write in W_x
 //     and not a read: the write order fixes the value it reads.
 //   - W_x and L_m entries give the thread and the counter, delta-coded per
@@ -47,8 +51,10 @@ func init() {
 
 // Entry tags of the aggreplay log.
 const (
-	// AggRead (thread stream): the read N read the write (Args[0]-1,
-	// Args[1]) (thread index, counter); Args = [0] for x's initial value.
+	// AggRead (thread stream): the read N read the write of version
+	// Args[0] + the version the thread's previous read of the location
+	// read (versions: positions in the location stream, from 1; 0 is the
+	// initial value).
 	AggRead uint8 = TagFirst
 	// AggEX (thread stream): the RC vector of the write N, as (c, d)
 	// pairs; several entries with the same N continue the vector.
@@ -60,22 +66,15 @@ const (
 	AggL uint8 = TagFirst + 1
 )
 
-// aggWrite names a write: thread index + 1 (0: the initial value) and
-// counter.
-type aggWrite struct {
-	t uint32
-	n uint64
-}
-
 // aggLoc is the per-location state, guarded by Loc.Mu.
 type aggLoc struct {
-	own       []uint64   // RC_t.x[t]: reads of x by each thread
-	total     uint64     // sum of own
-	snapTotal []uint64   // total at each thread's last write (O1/O2)
-	snapOwn   []uint64   // own[t] at t's last write
-	lastN     []uint64   // each thread's last counter in the location stream
-	prevRead  []aggWrite // the write each thread's last read of x read
-	lw        aggWrite   // last_write(x)
+	own       []uint64 // RC_t.x[t]: reads of x by each thread
+	total     uint64   // sum of own
+	snapTotal []uint64 // total at each thread's last write (O1/O2)
+	snapOwn   []uint64 // own[t] at t's last write
+	lastN     []uint64 // each thread's last counter in the location stream
+	prevRead  []uint64 // the version each thread's last read of x read
+	ver       uint64   // last_write(x): its version, 0 for none
 }
 
 func (s *aggLoc) grow(i uint32) {
@@ -84,7 +83,7 @@ func (s *aggLoc) grow(i uint32) {
 		s.snapTotal = append(s.snapTotal, 0)
 		s.snapOwn = append(s.snapOwn, 0)
 		s.lastN = append(s.lastN, 0)
-		s.prevRead = append(s.prevRead, aggWrite{})
+		s.prevRead = append(s.prevRead, 0)
 	}
 }
 
@@ -114,15 +113,11 @@ func (aggreplay) read(t *Thread, s *aggLoc) {
 	s.grow(i)
 	s.own[i]++
 	s.total++
-	if s.prevRead[i] == s.lw {
+	if s.prevRead[i] == s.ver {
 		return
 	}
-	s.prevRead[i] = s.lw
-	if s.lw.t == 0 {
-		t.Stream.Put(AggRead, t.n, 0)
-	} else {
-		t.Stream.Put(AggRead, t.n, uint64(s.lw.t), s.lw.n)
-	}
+	t.Stream.Put(AggRead, t.n, s.ver-s.prevRead[i])
+	s.prevRead[i] = s.ver
 }
 
 func (a aggreplay) WriteBegin(t *Thread, l *Loc) {
@@ -151,7 +146,7 @@ func (aggreplay) write(t *Thread, l *Loc, s *aggLoc, tag uint8) {
 	}
 	l.Stream.Put(tag, 0, uint64(i), t.n-s.lastN[i])
 	s.lastN[i] = t.n
-	s.lw = aggWrite{t: i + 1, n: t.n}
+	s.ver++
 }
 
 // putRC logs the RC vector rc of t's current write, O3-coded: (c, d)

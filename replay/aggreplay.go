@@ -26,31 +26,38 @@ import (
 //     access's identity; EX entries and WR entries are found by the
 //     access's identity too, not by position: a write without an EX entry
 //     is a null line, a read without a WR entry read the same write as the
-//     thread's previous read of the location (or x's initial value, write
+//     thread's previous read of the location (or x's initial value, version
 //     0, for a first read).
+//   - The last write is named by its version, its position in the
+//     location's stream, W_x and L_m together in the recorded order, which
+//     the replay follows as one list.
 //   - updateReadVectors is implicit: the replay keeps each thread's read
 //     count per location, which is what RC_t[t'] is copied from.
 //   - An operation the log does not order (a failed TryLock, an operation
 //     on a location the replay cannot name) is allowed.
 type aggOracle struct {
-	locs   map[uint32]*aggReplayLoc
-	writes map[aggKey]uint32 // a write of W_x → x
-	locks  map[aggKey]uint32 // an acquisition of L_m → m
-	ex     map[aggKey][]uint64
-	wr     map[aggKey]aggKey // a read → the write it read ({0, 0}: the initial value)
-	prev   map[[2]uint32]aggKey
+	locs map[uint32]*aggReplayLoc
+	ops  map[aggKey]aggOp     // the writes and acquisitions the log orders
+	ex   map[aggKey][]uint64  // RC vectors, O3 pairs resolved
+	wr   map[aggKey]uint64    // a read → the version delta it read
+	prev map[[2]uint32]uint64 // (thread, location) → version its last read read
 }
 
-// aggKey names an access: thread index + 1 and counter; {0, 0} is a
-// location's initial value.
+// aggKey names an access: thread index and counter.
 type aggKey struct {
 	t uint32
 	n uint64
 }
 
+// aggOp is a write (of W_x) or a lock acquisition (of L_m) of location loc.
+type aggOp struct {
+	loc   uint32
+	write bool
+}
+
 type aggReplayLoc struct {
-	w, l   []aggKey // W_x and L_m, heads first
-	lw     aggKey   // last write in the replay
+	order  []aggKey // W_x and L_m, in the recorded order
+	done   uint64   // how many of order were performed: last_write's version
 	counts []uint64 // reads of x by each thread in the replay
 }
 
@@ -58,8 +65,8 @@ func init() { register("aggreplay", planAggrePlay) }
 
 func planAggrePlay(log *record.Log) (Oracle, error) {
 	nt := len(log.Threads)
-	o := &aggOracle{locs: map[uint32]*aggReplayLoc{}, writes: map[aggKey]uint32{}, locks: map[aggKey]uint32{},
-		ex: map[aggKey][]uint64{}, wr: map[aggKey]aggKey{}, prev: map[[2]uint32]aggKey{}}
+	o := &aggOracle{locs: map[uint32]*aggReplayLoc{}, ops: map[aggKey]aggOp{},
+		ex: map[aggKey][]uint64{}, wr: map[aggKey]uint64{}, prev: map[[2]uint32]uint64{}}
 	for id, es := range log.Locs {
 		if id == 0 || len(es) == 0 {
 			continue
@@ -77,20 +84,14 @@ func planAggrePlay(log *record.Log) (Oracle, error) {
 				return nil, fmt.Errorf("location %d: entry %d: counter out of range", id, k)
 			}
 			last[t] = n
-			key := aggKey{uint32(t) + 1, n}
-			if _, dup := o.writes[key]; dup {
-				return nil, fmt.Errorf("location %d: entry %d: access logged twice", id, k)
-			}
-			if _, dup := o.locks[key]; dup {
+			key := aggKey{uint32(t), n}
+			if _, dup := o.ops[key]; dup {
 				return nil, fmt.Errorf("location %d: entry %d: access logged twice", id, k)
 			}
 			switch e.Tag {
-			case record.AggW:
-				x.w = append(x.w, key)
-				o.writes[key] = uint32(id)
-			case record.AggL:
-				x.l = append(x.l, key)
-				o.locks[key] = uint32(id)
+			case record.AggW, record.AggL:
+				x.order = append(x.order, key)
+				o.ops[key] = aggOp{loc: uint32(id), write: e.Tag == record.AggW}
 			default:
 				return nil, fmt.Errorf("location %d: entry %d: unknown tag %d", id, k, e.Tag)
 			}
@@ -98,21 +99,17 @@ func planAggrePlay(log *record.Log) (Oracle, error) {
 	}
 	for ti, tl := range log.Threads {
 		for k, e := range tl.Entries {
-			key := aggKey{uint32(ti) + 1, e.N}
+			key := aggKey{uint32(ti), e.N}
 			switch e.Tag {
 			case record.TagTouch, record.TagChoice:
 			case record.AggRead:
 				if _, dup := o.wr[key]; dup {
 					return nil, fmt.Errorf("goroutine %s: entry %d: read logged twice", tl.ID, k)
 				}
-				switch {
-				case len(e.Args) == 1 && e.Args[0] == 0:
-					o.wr[key] = aggKey{}
-				case len(e.Args) == 2 && e.Args[0] >= 1 && e.Args[0] <= uint64(nt):
-					o.wr[key] = aggKey{uint32(e.Args[0]), e.Args[1]}
-				default:
+				if len(e.Args) != 1 {
 					return nil, fmt.Errorf("goroutine %s: entry %d: malformed read", tl.ID, k)
 				}
+				o.wr[key] = e.Args[0]
 			case record.AggEX:
 				if len(e.Args)%2 != 0 {
 					return nil, fmt.Errorf("goroutine %s: entry %d: odd RC vector", tl.ID, k)
@@ -135,8 +132,13 @@ func planAggrePlay(log *record.Log) (Oracle, error) {
 		}
 	}
 	for key := range o.ex {
-		if _, ok := o.writes[key]; !ok {
-			return nil, fmt.Errorf("goroutine %d: RC vector of operation %d, which is no write", key.t-1, key.n)
+		if op, ok := o.ops[key]; !ok || !op.write {
+			return nil, fmt.Errorf("goroutine %d: RC vector of operation %d, which is no write", key.t, key.n)
+		}
+	}
+	for key := range o.wr {
+		if _, ok := o.ops[key]; ok {
+			return nil, fmt.Errorf("goroutine %d: operation %d logged as a read and a write", key.t, key.n)
 		}
 	}
 	return o, nil
@@ -151,33 +153,34 @@ func (o *aggOracle) loc(id uint32) *aggReplayLoc {
 	return x
 }
 
-// readsFrom returns the write a's read read in the recording.
-func (o *aggOracle) readsFrom(a Access) aggKey {
-	if w, ok := o.wr[aggKey{uint32(a.Thread) + 1, a.N}]; ok {
-		return w
+// readsFrom returns the version of the write a's read read in the
+// recording.
+func (o *aggOracle) readsFrom(a Access) uint64 {
+	v := o.prev[[2]uint32{uint32(a.Thread), a.Loc}]
+	if d, ok := o.wr[aggKey{uint32(a.Thread), a.N}]; ok {
+		v += d
 	}
-	return o.prev[[2]uint32{uint32(a.Thread), a.Loc}]
+	return v
 }
 
 // Allow implements Oracle.
 func (o *aggOracle) Allow(a Access) bool {
-	key := aggKey{uint32(a.Thread) + 1, a.N}
-	if id, ok := o.writes[key]; ok {
-		x := o.loc(id)
-		return len(x.w) > 0 && x.w[0] == key && o.checkReads(key, x)
-	}
-	if id, ok := o.locks[key]; ok {
-		x := o.loc(id)
-		return len(x.l) > 0 && x.l[0] == key
+	key := aggKey{uint32(a.Thread), a.N}
+	if op, ok := o.ops[key]; ok {
+		// A write: the head of W_x, and checkReads; an acquisition: the
+		// head of L_m.
+		x := o.loc(op.loc)
+		return x.done < uint64(len(x.order)) && x.order[x.done] == key && (!op.write || o.checkReads(key, x))
 	}
 	if a.Kind != sched.Read || a.Loc == 0 {
 		return true
 	}
-	return o.loc(a.Loc).lw == o.readsFrom(a)
+	// A read: last_write(x) is the write it read.
+	return o.loc(a.Loc).done == o.readsFrom(a)
 }
 
 // checkReads: the reads the writer's RC vector counts have all been
-// performed; no vector is a null line.
+// performed; a write without a vector is a null line (O1, O2).
 func (o *aggOracle) checkReads(key aggKey, x *aggReplayLoc) bool {
 	for t, c := range o.ex[key] {
 		if c == 0 {
@@ -192,21 +195,12 @@ func (o *aggOracle) checkReads(key aggKey, x *aggReplayLoc) bool {
 
 // Performed implements Oracle.
 func (o *aggOracle) Performed(a Access) {
-	key := aggKey{uint32(a.Thread) + 1, a.N}
-	if id, ok := o.writes[key]; ok {
-		x := o.loc(id)
-		if len(x.w) > 0 && x.w[0] == key {
-			x.w = x.w[1:]
+	key := aggKey{uint32(a.Thread), a.N}
+	if op, ok := o.ops[key]; ok {
+		x := o.loc(op.loc)
+		if x.done < uint64(len(x.order)) && x.order[x.done] == key {
+			x.done++
 		}
-		x.lw = key
-		return
-	}
-	if id, ok := o.locks[key]; ok {
-		x := o.loc(id)
-		if len(x.l) > 0 && x.l[0] == key {
-			x.l = x.l[1:]
-		}
-		x.lw = key
 		return
 	}
 	if a.Kind != sched.Read || a.Loc == 0 {
