@@ -1,0 +1,257 @@
+package sim_test
+
+import (
+	"os"
+	"sort"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/weftdev/weft/record"
+	"github.com/weftdev/weft/sched"
+	"github.com/weftdev/weft/sim"
+)
+
+// Recording-mode tests, with a recorder that records nothing.
+
+type nopRecorder struct{}
+
+func (nopRecorder) Algorithm() string                                        { return "nop" }
+func (nopRecorder) NewThread(*record.Thread)                                 {}
+func (nopRecorder) NewLoc(*record.Loc)                                       {}
+func (nopRecorder) ReadBegin(*record.Thread, *record.Loc) uint64             { return 0 }
+func (nopRecorder) ReadEnd(*record.Thread, *record.Loc, uint64, uint64) bool { return false }
+func (nopRecorder) WriteBegin(*record.Thread, *record.Loc)                   {}
+func (nopRecorder) WriteEnd(*record.Thread, *record.Loc, sched.Access, uint64, uint64) {
+}
+func (nopRecorder) Sync(*record.Thread, *record.Loc, sched.Access, uint64) {}
+func (nopRecorder) ExitThread(*record.Thread)                              {}
+func (nopRecorder) Close([]*record.Loc)                                    {}
+
+// firstStrategy runs the default policy and chooses 0.
+type firstStrategy struct{}
+
+func (firstStrategy) Spawned(*sched.G)                {}
+func (firstStrategy) Next(d *sched.Decision) *sched.G { return d.Default }
+func (firstStrategy) Choose(*sched.G, int) int        { return 0 }
+
+func recordRun(t *testing.T, body func(), opts record.Options) (*record.Result, *record.Log) {
+	t.Helper()
+	opts.Dir = t.TempDir()
+	res, err := record.Record(body, nopRecorder{}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(res.Log)
+	log, err := record.ReadFile(res.Log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, log
+}
+
+// sequential programs exercising every primitive: recording must count the
+// operations exactly as the controller does, and read the same values.
+var sequential = map[string]func(){
+	"var": func() {
+		v := sim.NewVar(3)
+		v.Store(v.Load() + 1)
+		_ = v.Load()
+	},
+	"atomics": func() {
+		var i32 sim.Int32
+		var i64 sim.Int64
+		var u32 sim.Uint32
+		var u64 sim.Uint64
+		var up sim.Uintptr
+		var b sim.Bool
+		var p sim.Pointer[int]
+		var v sim.Value
+		i32.Store(1)
+		i32.Add(2)
+		i32.Swap(5)
+		i32.CompareAndSwap(5, 6)
+		i32.CompareAndSwap(5, 7)
+		_ = i32.Load()
+		i64.Add(9)
+		_ = i64.Load()
+		u32.Add(1)
+		u64.Swap(3)
+		_ = u64.Load()
+		up.Add(2)
+		b.Store(true)
+		_ = b.CompareAndSwap(true, false)
+		x := 1
+		p.Store(&x)
+		_ = p.Load()
+		v.Store(4)
+		_ = v.Load()
+	},
+	"atomicfunc": func() {
+		var a int64
+		var b uint32
+		var c uintptr
+		var p unsafe.Pointer
+		sim.AddInt64(&a, 3)
+		sim.StoreInt64(&a, 9)
+		_ = sim.LoadInt64(&a)
+		sim.CompareAndSwapInt64(&a, 9, 1)
+		sim.CompareAndSwapInt64(&a, 9, 2)
+		sim.SwapUint32(&b, 7)
+		sim.AndUint32(&b, 3)
+		sim.OrUint32(&b, 8)
+		_ = sim.LoadUint32(&b)
+		sim.AddUintptr(&c, 1)
+		sim.StorePointer(&p, nil)
+		_ = sim.LoadPointer(&p)
+	},
+	"mutex": func() {
+		var mu sim.Mutex
+		mu.Lock()
+		mu.Unlock()
+		mu.TryLock()
+		mu.Unlock()
+		var rw sim.RWMutex
+		rw.Lock()
+		rw.TryRLock()
+		rw.Unlock()
+		rw.RLock()
+		rw.TryLock()
+		rw.RLocker().Lock()
+		rw.RUnlock()
+		rw.RUnlock()
+	},
+	"waitgroup": func() {
+		var wg sim.WaitGroup
+		wg.Add(2)
+		wg.Done()
+		wg.Done()
+		wg.Wait()
+		wg.Wait()
+	},
+	"cond": func() {
+		var mu sim.Mutex
+		c := sim.NewCond(&mu)
+		c.Signal()
+		c.Broadcast()
+		mu.Lock()
+		done := false
+		sim.Go(func() {
+			mu.Lock()
+			done = true
+			c.Signal()
+			mu.Unlock()
+		})
+		for !done {
+			c.Wait()
+		}
+		mu.Unlock()
+	},
+	"once": func() {
+		var o sim.Once
+		n := 0
+		o.Do(func() { n++ })
+		o.Do(func() { n++ })
+		f := sim.OnceValue(func() int { return 4 })
+		_ = f() + f()
+	},
+	"chan": func() {
+		c := sim.NewChan[int](2)
+		c.Send(1)
+		c.Send(2)
+		_ = c.Len()
+		_ = c.Recv()
+		_, _ = c.RecvOK()
+		c.Close()
+		_, _ = c.RecvOK()
+		u := sim.NewChan[string](0)
+		sim.Go(func() { u.Send("hi") })
+		_ = u.Recv()
+	},
+	"select": func() {
+		c := sim.NewChan[int](1)
+		d := sim.NewChan[int](0)
+		sim.Select(sim.OnRecv(c, nil), sim.OnDefault(nil))
+		sim.Select(sim.OnSend(c, 5, nil), sim.OnRecv(d, nil))
+		sim.Select(sim.OnRecv(c, func(int) {}), sim.OnSend(d, 1, nil), sim.OnDefault(nil))
+		c.Close()
+		sim.Select(sim.OnRecvOK(c, func(int, bool) {}), sim.OnRecv(d, nil))
+	},
+	"map": func() {
+		var m sim.Map
+		m.Store(1, "a")
+		m.LoadOrStore(2, "b")
+		m.Load(1)
+		m.Swap(1, "c")
+		m.CompareAndSwap(1, "c", "d")
+		m.CompareAndDelete(2, "b")
+		m.Range(func(k, v any) bool { return true })
+		m.LoadAndDelete(1)
+		m.Delete(3)
+		m.Clear()
+	},
+	"time": func() {
+		sim.Sleep(0)
+		sim.Sleep(time.Millisecond)
+		_ = sim.Now()
+		tm := sim.NewTimer(time.Millisecond)
+		tm.C.Recv()
+		tm.Reset(time.Hour)
+		tm.Stop()
+		tk := sim.NewTicker(time.Millisecond)
+		tk.C.Recv()
+		tk.Reset(time.Hour)
+		tk.Stop()
+		// AfterFunc is left out: recording, its function waits on a
+		// goroutine of its own from the start.
+	},
+	"rand": func() {
+		_ = sim.Intn(10)
+		_ = sim.RandUint64()
+		_ = sim.Float64()
+		_ = sim.Int63n(1 << 40)
+		_ = sim.Perm(4)
+		sim.Shuffle(3, func(i, j int) {})
+	},
+	"go": func() {
+		sim.Go(func() { sim.Yield() })
+		sim.Yield()
+	},
+}
+
+func TestRecordCountsLikeControl(t *testing.T) {
+	names := make([]string, 0, len(sequential))
+	for n := range sequential {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		body := sequential[name]
+		t.Run(name, func(t *testing.T) {
+			ctl := sched.Run(body, firstStrategy{}, sched.Options{Digests: true})
+			if ctl.Failure != nil {
+				t.Fatalf("controlled: %v", ctl.Failure)
+			}
+			res, log := recordRun(t, body, record.Options{})
+			if res.Failure != nil {
+				t.Fatalf("recorded: %v", res.Failure)
+			}
+			if len(log.Threads) != len(ctl.Digests) {
+				t.Fatalf("recorded %d goroutines, controlled %d", len(log.Threads), len(ctl.Digests))
+			}
+			for _, th := range log.Threads {
+				d, ok := ctl.Digests[th.ID]
+				if !ok {
+					t.Fatalf("goroutine %s not controlled", th.ID)
+				}
+				if th.Ops != d.Ops {
+					t.Errorf("goroutine %s: recorded %d operations, controlled %d", th.ID, th.Ops, d.Ops)
+				}
+				// Times read are real recording, virtual under control.
+				if name != "time" && (th.Reads.Reads != d.Reads || th.Reads.Hash != d.Hash) {
+					t.Errorf("goroutine %s: recorded reads %+v, controlled %+v", th.ID, th.Reads, d)
+				}
+			}
+		})
+	}
+}
