@@ -9,9 +9,12 @@ import "github.com/weftdev/weft/sched"
 //     read-modify-write, a synchronization access of kind Write such as an
 //     Unlock), in x's location stream;
 //   - L_m, the order of the lock acquisitions of m (a synchronization access
-//     of kind ReadWrite: Mutex.Lock), in m's location stream too;
-//   - WR_x, the write each read of x read from (its last write), in the
-//     reader's thread stream, keyed by the read's counter;
+//     of kind ReadWrite: Mutex.Lock; generalized to every synchronization
+//     read-modify-write, a channel operation, a Once, a Cond), in m's
+//     location stream too;
+//   - WR_x, the write each read of x (a load, a synchronization access of
+//     kind Read) read from (its last write), in the reader's thread stream,
+//     keyed by the read's counter;
 //   - before each write, the writer's read-count vector RC_t.x
 //     (updateReadVectors), in the writer's thread stream EX_t, keyed by the
 //     write's counter.
