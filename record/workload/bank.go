@@ -49,7 +49,11 @@ func (p BankParams) withDefaults() BankParams {
 // Events estimates the operations of one run.
 func (p BankParams) Events() int {
 	p = p.withDefaults()
-	return p.Workers*p.Size*bankEventsPerOp + 2*p.Accounts + 2*p.Workers
+	per := bankEventsPerOp
+	if p.Buggy {
+		per += 2 // a second lock and unlock of the source
+	}
+	return p.Workers*p.Size*per + 2*p.Accounts + 2*p.Workers
 }
 
 type account struct {

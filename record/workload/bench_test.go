@@ -13,7 +13,7 @@ import (
 	"github.com/weftdev/weft/record"
 )
 
-var benchEvents = flag.Int("events", 200_000, "approximate operations of one run of each workload in BenchmarkRecord")
+var benchEvents = flag.Int("events", 100_000, "approximate operations of one run of each workload in BenchmarkRecord")
 
 // impls are the columns of BenchmarkRecord: plain mode, then the recorders.
 var impls = []string{"plain", "light", "stride", "aggreplay", "leap"}

@@ -57,7 +57,11 @@ func (p CacheParams) withDefaults() CacheParams {
 // Events estimates the operations of one run.
 func (p CacheParams) Events() int {
 	p = p.withDefaults()
-	return p.Workers*p.Size*cacheEventsPerOp + 4*p.Keys + 3*p.Workers
+	per := cacheEventsPerOp
+	if p.Buggy {
+		per += 2 // a get's second lock and unlock
+	}
+	return p.Workers*p.Size*per + 4*p.Keys + 3*p.Workers
 }
 
 // A cacheObject is an entry of the cache: its value is made from its key

@@ -56,7 +56,7 @@
 // and reports the log's bytes per run (logB/op) and per event (B/event),
 // the events of a run (events/op: the estimate for plain), allocations,
 // and the peak of live heap objects during the benchmark (peakMB). The
-// -events flag sets the size of the runs (default 200000). Compare the
+// -events flag sets the size of the runs (default 100000). Compare the
 // implementations with benchstat:
 //
 //	GOMAXPROCS=2 go test -run XXX -bench Record -count 6 ./record/workload | tee /tmp/rec.txt

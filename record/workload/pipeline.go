@@ -9,7 +9,7 @@ import (
 // PipelineParams configure the channel pipeline workload (Pipeline).
 type PipelineParams struct {
 	// Size is the number of items through the pipeline (default 10000),
-	// the knob of the workload's length: an item is about 6 operations.
+	// the knob of the workload's length: an item is about 4 operations.
 	Size int
 	// Workers is the number of goroutines of the middle stage (default 2).
 	Workers int
@@ -18,7 +18,7 @@ type PipelineParams struct {
 	Buffer int
 }
 
-const pipelineEventsPerItem = 6
+const pipelineEventsPerItem = 4
 
 func (p PipelineParams) withDefaults() PipelineParams {
 	if p.Size <= 0 {

@@ -2,15 +2,18 @@ package workload
 
 import (
 	"flag"
+	"os"
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/weftdev/weft/record"
 )
 
-var ratesRuns = flag.Int("rates", 0, "measure the plain-mode failure rates of the buggy variants over this many runs each (TestFailureRates)")
+var ratesRuns = flag.Int("rates", 0, "measure the failure rates of the buggy variants over this many plain runs each, and a tenth as many recorded by each recorder (TestFailureRates)")
 
-// TestFailureRates measures the failure rates of the buggy variants in
-// plain mode with GOMAXPROCS=2:
+// TestFailureRates measures the failure rates of the buggy variants with
+// GOMAXPROCS=2, in plain mode and recorded:
 //
 //	go test -run FailureRates -rates 10000 -v ./record/workload
 func TestFailureRates(t *testing.T) {
@@ -21,7 +24,33 @@ func TestFailureRates(t *testing.T) {
 	for _, w := range Buggy() {
 		start := time.Now()
 		n, first := FailureRate(w.Body, *ratesRuns)
-		t.Logf("%-14s %5d/%d failed (%.1f%%), ~%d events, %v/run; first: %v", w.Name, n, *ratesRuns,
+		t.Logf("%-14s %-9s %5d/%d failed (%4.1f%%), ~%d events, %v/run; first: %v", w.Name, "plain", n, *ratesRuns,
 			100*float64(n)/float64(*ratesRuns), w.Events, time.Since(start)/time.Duration(*ratesRuns), first)
+	}
+	runs := max(1, *ratesRuns/10)
+	dir := t.TempDir()
+	for _, w := range Buggy() {
+		for _, alg := range record.Algorithms() {
+			start := time.Now()
+			n := 0
+			var events uint64
+			for range runs {
+				rec, err := record.New(alg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := record.Record(w.Body, rec, record.Options{Name: t.Name(), Dir: dir})
+				if err != nil {
+					t.Fatal(err)
+				}
+				os.Remove(res.Log)
+				events += res.Events
+				if res.Failure != nil {
+					n++
+				}
+			}
+			t.Logf("%-14s %-9s %5d/%d failed (%4.1f%%), %d events, %v/run", w.Name, alg, n, runs,
+				100*float64(n)/float64(runs), events/uint64(runs), time.Since(start)/time.Duration(runs))
+		}
 	}
 }

@@ -3,8 +3,10 @@ package workload
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
+	"sync/atomic"
 
-	"github.com/weftdev/weft/sim"
+	"github.com/weftdev/weft/sched"
 )
 
 // A Workload is a named test body. Body allocates fresh state on every
@@ -104,21 +106,28 @@ func rng(workload, w uint64) *rand.Rand {
 
 // A gate starts workers together, so that a short run overlaps them as
 // much as a long one would: each worker calls wait before its work, which
-// spins (with a sim.Yield now and then) until every worker has arrived. Goroutines woken
-// from a blocking wait would start microseconds apart, past the end of a
-// short run.
+// spins until every worker has arrived (goroutines woken from a blocking
+// wait would start microseconds apart, past the end of a short run). The
+// gate is no sim operation: it spins on a sync/atomic counter, so that a
+// recorded run logs only the workload's own operations, and it is skipped
+// under the controller, where the schedule decides the overlap and a
+// goroutine spinning outside the controller's knowledge would never let
+// the others run.
 type gate struct {
-	workers int64
-	arrived sim.Int64
+	workers int32
+	arrived atomic.Int32
 }
 
-func newGate(workers int) *gate { return &gate{workers: int64(workers)} }
+func newGate(workers int) *gate { return &gate{workers: int32(workers)} }
 
 func (g *gate) wait() {
+	if sched.Current() != nil {
+		return
+	}
 	g.arrived.Add(1)
 	for i := 1; g.arrived.Load() < g.workers; i++ {
 		if i%64 == 0 {
-			sim.Yield()
+			runtime.Gosched()
 		}
 	}
 }

@@ -34,15 +34,16 @@ func TestWorkloadsPass(t *testing.T) {
 }
 
 // TestBuggyFailSometimes checks that each buggy variant fails within 2000
-// plain runs with GOMAXPROCS=2, and passes in most runs (without the race
-// detector, which slows the runs down and makes them overlap more: there,
-// only in some).
+// plain runs with GOMAXPROCS=2 (10000 on a machine so loaded that its
+// goroutines seldom run in parallel), and passes in most runs (without the
+// race detector, which slows the runs down and makes them overlap more:
+// there, only in some).
 func TestBuggyFailSometimes(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	for _, w := range Buggy() {
 		runs, failures := 0, 0
 		var first error
-		for runs < 2000 && (failures == 0 || runs < 200) {
+		for runs < 10000 && (failures == 0 || runs < 200) {
 			if err := RunPlain(w.Body); err != nil {
 				failures++
 				if first == nil {
@@ -96,7 +97,8 @@ func TestControlled(t *testing.T) {
 	}
 }
 
-// TestRecorded records the correct workloads with every recorder there is.
+// TestRecorded records the workloads with every recorder there is: the
+// correct ones pass, the buggy ones pass or fail by their check.
 func TestRecorded(t *testing.T) {
 	algs := record.Algorithms()
 	if len(algs) == 0 {
@@ -115,6 +117,24 @@ func TestRecorded(t *testing.T) {
 			os.Remove(res.Log)
 			if res.Failure != nil {
 				t.Errorf("%s/%s: %v: %s", w.Name, alg, res.Failure.Kind, res.Failure.Message)
+			}
+			if !res.Complete {
+				t.Errorf("%s/%s: incomplete run", w.Name, alg)
+			}
+		}
+		for _, w := range Buggy() {
+			rec, err := record.New(alg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := record.Record(w.Body, rec, record.Options{Name: t.Name(), Dir: t.TempDir()})
+			if err != nil {
+				t.Fatalf("%s/%s: %v", w.Name, alg, err)
+			}
+			os.Remove(res.Log)
+			prefix := strings.TrimPrefix(w.Name, "buggy-") + ": "
+			if f := res.Failure; f != nil && (f.Kind != sched.Panic || !strings.HasPrefix(f.Message, prefix)) {
+				t.Errorf("%s/%s: %v: %s, want a pass or a panic %q...", w.Name, alg, f.Kind, f.Message, prefix)
 			}
 			if !res.Complete {
 				t.Errorf("%s/%s: incomplete run", w.Name, alg)
