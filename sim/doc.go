@@ -3,8 +3,8 @@
 // variables (Var), atomics, virtual time (Sleep, Now, timers) and random
 // choices (Intn).
 //
-// Every primitive works in two modes, chosen per call by the goroutine that
-// calls it:
+// Every primitive works in three modes, chosen per call by the goroutine
+// that calls it:
 //
 //   - Plain: outside a weft execution, a primitive behaves like its standard
 //     library twin, safely from any goroutine, at close to its cost. Code can
@@ -15,6 +15,15 @@
 //     and the controller decides which goroutine runs next. Time is virtual,
 //     and Intn and select draw their choices from the schedule, so an
 //     execution replays exactly.
+//   - Recording: on a goroutine of a recorded run (package record), the
+//     goroutines run truly in parallel, as in plain mode, and every
+//     operation is reported to the run's recorder, counted exactly as the
+//     controller counts it, so that a replay under control can match them.
+//     Memory accesses (Var, atomics) are bracketed by the recorder's
+//     read and write hooks; synchronization (locks, WaitGroup, Cond, Once,
+//     Map, channels, Select) goes through a monitor of the run and is
+//     reported from inside it, in the order it happened. Time is real;
+//     random draws and select choices are logged.
 //
 // Zero values are ready to use wherever the standard library's are. A value
 // belongs to one execution at a time: its synchronization state (who holds a

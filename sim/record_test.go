@@ -255,3 +255,287 @@ func TestRecordCountsLikeControl(t *testing.T) {
 		})
 	}
 }
+
+// recordMany runs body recorded n times; each run must pass.
+func recordMany(t *testing.T, n int, body func(t *testing.T) func()) {
+	t.Helper()
+	for i := 0; i < n; i++ {
+		res, _ := recordRun(t, body(t), record.Options{Seed: uint64(i), BlockTimeout: 10 * time.Second})
+		if res.Failure != nil {
+			t.Fatalf("run %d: %s: %s\n%s", i, res.Failure.Kind, res.Failure.Message, res.Failure.Stack)
+		}
+	}
+}
+
+const recordRuns = 50
+
+func TestRecordProducerConsumer(t *testing.T) {
+	for _, capacity := range []int{0, 1, 4} {
+		recordMany(t, recordRuns, func(t *testing.T) func() {
+			return func() {
+				c := sim.NewChan[int](capacity)
+				done := sim.NewChan[int](0)
+				const producers, each = 3, 50
+				for p := 0; p < producers; p++ {
+					sim.Go(func() {
+						for i := 1; i <= each; i++ {
+							c.Send(i)
+						}
+					})
+				}
+				sim.Go(func() {
+					sum := 0
+					for i := 0; i < producers*each; i++ {
+						sum += c.Recv()
+					}
+					done.Send(sum)
+				})
+				if got, want := done.Recv(), producers*each*(each+1)/2; got != want {
+					t.Errorf("capacity %d: sum %d, want %d", capacity, got, want)
+				}
+			}
+		})
+	}
+}
+
+func TestRecordSelect(t *testing.T) {
+	recordMany(t, recordRuns, func(t *testing.T) func() {
+		return func() {
+			a, b := sim.NewChan[int](0), sim.NewChan[int](3)
+			quit := sim.NewChan[struct{}](0)
+			const n = 60
+			sim.Go(func() {
+				for i := 0; i < n; i++ {
+					sim.Select(sim.OnSend(a, 1, nil), sim.OnSend(b, 2, nil))
+				}
+				quit.Close()
+			})
+			got, running := 0, true
+			for running {
+				sim.Select(
+					sim.OnRecv(a, func(v int) { got += v }),
+					sim.OnRecv(b, func(v int) { got += v }),
+					sim.OnRecv(quit, func(struct{}) { running = false }),
+				)
+			}
+			for b.Len() > 0 {
+				got += b.Recv()
+			}
+			if got < n || got > 2*n {
+				t.Errorf("received a total of %d from %d sends", got, n)
+			}
+			// Several ready cases.
+			c, d := sim.NewChan[int](1), sim.NewChan[int](1)
+			c.Send(1)
+			d.Send(2)
+			i := sim.Select(sim.OnRecv(c, nil), sim.OnRecv(d, nil), sim.OnDefault(nil))
+			if i == 2 {
+				t.Errorf("select took the default with two ready cases")
+			}
+		}
+	})
+}
+
+func TestRecordSelectPairs(t *testing.T) {
+	// Selects on both sides of two unbuffered channels: every pairing
+	// completes exactly one case on each side.
+	recordMany(t, recordRuns, func(t *testing.T) func() {
+		return func() {
+			a, b := sim.NewChan[int](0), sim.NewChan[int](0)
+			var wg sim.WaitGroup
+			var sent, recv sim.Int64
+			for k := 0; k < 2; k++ {
+				wg.Go(func() {
+					for i := 0; i < 30; i++ {
+						sim.Select(sim.OnSend(a, 1, nil), sim.OnSend(b, 1, nil))
+						sent.Add(1)
+					}
+				})
+				wg.Go(func() {
+					for i := 0; i < 30; i++ {
+						sim.Select(sim.OnRecv(a, func(v int) { recv.Add(int64(v)) }), sim.OnRecv(b, func(v int) { recv.Add(int64(v)) }))
+					}
+				})
+			}
+			wg.Wait()
+			if sent.Load() != 60 || recv.Load() != 60 {
+				t.Errorf("sent %d, received %d", sent.Load(), recv.Load())
+			}
+		}
+	})
+}
+
+func TestRecordWaitGroupAndAtomics(t *testing.T) {
+	recordMany(t, recordRuns, func(t *testing.T) func() {
+		return func() {
+			var wg sim.WaitGroup
+			var n sim.Int64
+			var raw int64
+			var m sim.Map
+			for k := 0; k < 4; k++ {
+				wg.Go(func() {
+					for i := 0; i < 200; i++ {
+						n.Add(1)
+						sim.AddInt64(&raw, 2)
+						for {
+							old := n.Load()
+							if n.CompareAndSwap(old, old+1) {
+								break
+							}
+						}
+					}
+					m.Store(k, k)
+				})
+			}
+			wg.Wait()
+			if n.Load() != 4*400 || sim.LoadInt64(&raw) != 4*400 {
+				t.Errorf("counts %d and %d, want %d", n.Load(), raw, 4*400)
+			}
+			count := 0
+			m.Range(func(k, v any) bool { count++; return true })
+			if count != 4 {
+				t.Errorf("map holds %d entries, want 4", count)
+			}
+		}
+	})
+}
+
+func TestRecordCond(t *testing.T) {
+	recordMany(t, recordRuns, func(t *testing.T) func() {
+		return func() {
+			var mu sim.Mutex
+			c := sim.NewCond(&mu)
+			queue, done := 0, 0
+			var wg sim.WaitGroup
+			for k := 0; k < 3; k++ {
+				wg.Go(func() {
+					mu.Lock()
+					for queue == 0 {
+						c.Wait()
+					}
+					queue--
+					done++
+					mu.Unlock()
+				})
+			}
+			for k := 0; k < 3; k++ {
+				mu.Lock()
+				queue++
+				c.Signal()
+				mu.Unlock()
+			}
+			wg.Wait()
+			// Broadcast.
+			ready := false
+			for k := 0; k < 3; k++ {
+				wg.Go(func() {
+					mu.Lock()
+					for !ready {
+						c.Wait()
+					}
+					mu.Unlock()
+				})
+			}
+			mu.Lock()
+			ready = true
+			c.Broadcast()
+			mu.Unlock()
+			wg.Wait()
+			if done != 3 {
+				t.Errorf("%d waiters done, want 3", done)
+			}
+		}
+	})
+}
+
+func TestRecordOnceAndRWMutex(t *testing.T) {
+	recordMany(t, recordRuns, func(t *testing.T) func() {
+		return func() {
+			var once sim.Once
+			var rw sim.RWMutex
+			var calls sim.Int32
+			shared := 0
+			var wg sim.WaitGroup
+			for k := 0; k < 4; k++ {
+				wg.Go(func() {
+					once.Do(func() { calls.Add(1); sim.Yield() })
+					for i := 0; i < 20; i++ {
+						if i%4 == 0 {
+							rw.Lock()
+							shared++
+							rw.Unlock()
+						} else {
+							rw.RLock()
+							_ = shared
+							rw.RUnlock()
+						}
+					}
+				})
+			}
+			wg.Wait()
+			if calls.Load() != 1 || shared != 4*5 {
+				t.Errorf("once ran %d times, shared %d", calls.Load(), shared)
+			}
+		}
+	})
+}
+
+func TestRecordClose(t *testing.T) {
+	recordMany(t, recordRuns, func(t *testing.T) func() {
+		return func() {
+			c := sim.NewChan[int](0)
+			var wg sim.WaitGroup
+			var zeros sim.Int32
+			for k := 0; k < 3; k++ {
+				wg.Go(func() {
+					if v, ok := c.RecvOK(); !ok && v == 0 {
+						zeros.Add(1)
+					}
+				})
+			}
+			c.Close()
+			wg.Wait()
+			if zeros.Load() != 3 {
+				t.Errorf("%d receivers saw the close, want 3", zeros.Load())
+			}
+			panicked := func(f func()) (p bool) {
+				defer func() { p = recover() != nil }()
+				f()
+				return false
+			}
+			if !panicked(func() { c.Send(1) }) || !panicked(c.Close) {
+				t.Errorf("send on or close of a closed channel did not panic")
+			}
+			// A sender blocked when the channel closes panics.
+			d := sim.NewChan[int](0)
+			res := sim.NewChan[bool](1)
+			sim.Go(func() { res.Send(panicked(func() { d.Send(1) })) })
+			sim.Sleep(time.Millisecond)
+			d.Close()
+			if !res.Recv() {
+				t.Errorf("a blocked sender did not panic at close")
+			}
+		}
+	})
+}
+
+func TestRecordDeadlock(t *testing.T) {
+	start := time.Now()
+	res, err := record.Record(func() {
+		a, b := sim.NewChan[int](0), sim.NewChan[int](0)
+		sim.Go(func() { a.Recv() })
+		b.Recv()
+	}, nopRecorder{}, record.Options{Dir: t.TempDir(), BlockTimeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Failure == nil || res.Failure.Kind != sched.Deadlock {
+		t.Fatalf("failure %v, want a deadlock", res.Failure)
+	}
+	if res.Complete {
+		t.Errorf("a deadlocked run's log is complete")
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the deadlock was reported after %v", d)
+	}
+}
