@@ -95,11 +95,6 @@ type lightPlan struct {
 
 type lightEdge struct{ from, to int32 }
 
-type lightInterval struct {
-	key  lightKey
-	last int32
-}
-
 // decodeWho decodes a writer code relative to counter n of goroutine t.
 func lightDecode(log *record.Log, t int, n, code, v uint64) (lightID, error) {
 	switch {
@@ -158,7 +153,15 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 			if e.N == 0 || e.N > th.Ops {
 				return nil, fmt.Errorf("goroutine %d: entry at operation %d, of %d", i, e.N, th.Ops)
 			}
-			want := map[uint8]int{lightRead: 4, lightWrite: 3, lightWriteOwn: 1, lightBarrier: 3}[e.Tag]
+			want := 0
+			switch e.Tag {
+			case lightRead:
+				want = 4
+			case lightWrite, lightBarrier:
+				want = 3
+			case lightWriteOwn:
+				want = 1
+			}
 			if want == 0 {
 				return nil, fmt.Errorf("goroutine %d: unknown entry tag %d", i, e.Tag)
 			}
@@ -205,7 +208,7 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 		p.ns = append(p.ns, ns...)
 		// Resolve the predecessors of own writes.
 		ws := writes[i]
-		slices.SortStableFunc(ws, func(a, b write) int {
+		byN := func(a, b write) int {
 			switch {
 			case a.n < b.n:
 				return -1
@@ -213,7 +216,10 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 				return 1
 			}
 			return 0
-		})
+		}
+		if !slices.IsSortedFunc(ws, byN) { // logged in order: sorted already
+			slices.SortFunc(ws, byN)
+		}
 		lastW := map[uint64]uint64{}
 		for k := range ws {
 			if ws[k].own {
@@ -271,35 +277,60 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 		}
 		waits = append(waits, wait{e, x.t, x.n})
 	}
-	succ := make(map[lightKey]int32)
-	var intervals []lightInterval
+	// The successor of each write: by the write's event, or by key for
+	// the initial value and for skipped (guarded) writes.
+	succEv := make([]int32, ne)
+	for k := range succEv {
+		succEv[k] = -1
+	}
+	succKey := make(map[lightKey]int32)
+	succOf := func(loc uint64, w lightID) *int32 {
+		if w.t >= 0 {
+			if e := exact(int(w.t), w.n); e >= 0 {
+				return &succEv[e]
+			}
+		}
+		return nil
+	}
 	for i := 0; i < nt; i++ {
 		for _, w := range writes[i] {
 			e := exact(i, w.n)
 			after(e, w.prev)
+			if sp := succOf(w.loc, w.prev); sp != nil {
+				if *sp >= 0 {
+					return nil, fmt.Errorf("two writes of location %d follow the same write", w.loc)
+				}
+				*sp = e
+				continue
+			}
 			k := lightKey{w.loc, w.prev}
-			if _, dup := succ[k]; dup {
+			if _, dup := succKey[k]; dup {
 				return nil, fmt.Errorf("two writes of location %d follow the same write", w.loc)
 			}
-			succ[k] = e
+			succKey[k] = e
 		}
+	}
+	for i := 0; i < nt; i++ {
 		for _, r := range reads[i] {
-			after(exact(i, r.first), r.w)
 			if r.w.t == int32(i) && r.w.n >= r.first {
 				return nil, fmt.Errorf("goroutine %d reads its own later write", i)
 			}
-			intervals = append(intervals, lightInterval{lightKey{r.loc, r.w}, exact(i, r.last)})
+			after(exact(i, r.first), r.w)
+			s := int32(-1)
+			if sp := succOf(r.loc, r.w); sp != nil {
+				s = *sp
+			} else if e, ok := succKey[lightKey{r.loc, r.w}]; ok {
+				s = e
+			}
+			if s >= 0 {
+				edges = append(edges, lightEdge{exact(i, r.last), s})
+			}
 		}
 		for _, b := range barriers[i] {
 			after(exact(i, b.n), b.b)
 		}
 	}
-	for _, iv := range intervals {
-		if s, ok := succ[iv.key]; ok {
-			edges = append(edges, lightEdge{iv.last, s})
-		}
-	}
-	succ, intervals = nil, nil
+	succEv, succKey = nil, nil
 	// Runtime waits, by event.
 	slices.SortFunc(waits, func(a, b wait) int { return int(a.e) - int(b.e) })
 	p.waitAt = make([]int32, ne+1)
