@@ -22,19 +22,25 @@ type Int32 struct {
 // Load atomically loads and returns the value.
 func (x *Int32) Load() int32 {
 	if gls.Active() {
-		return atomicLoad(&x.st, x.v.Load)
+		return x.loadSlow()
 	}
 	return x.v.Load()
 }
 
+//go:noinline
+func (x *Int32) loadSlow() int32 { return atomicLoad(&x.st, x.v.Load) }
+
 // Store atomically stores v.
 func (x *Int32) Store(v int32) {
 	if gls.Active() {
-		atomicStore(&x.st, v, x.v.Store)
+		x.storeSlow(v)
 		return
 	}
 	x.v.Store(v)
 }
+
+//go:noinline
+func (x *Int32) storeSlow(v int32) { atomicStore(&x.st, v, x.v.Store) }
 
 // Swap atomically stores new and returns the previous value.
 func (x *Int32) Swap(new int32) int32 {
@@ -44,6 +50,7 @@ func (x *Int32) Swap(new int32) int32 {
 	return x.v.Swap(new)
 }
 
+//go:noinline
 func (x *Int32) swapSlow(new int32) int32 {
 	return atomicRMW(&x.st, opAtomicSwap, func() (int32, uint64, uint64) {
 		old := x.v.Swap(new)
@@ -59,6 +66,7 @@ func (x *Int32) CompareAndSwap(old, new int32) bool {
 	return x.v.CompareAndSwap(old, new)
 }
 
+//go:noinline
 func (x *Int32) casSlow(old, new int32) bool {
 	return atomicRMW(&x.st, opAtomicCAS, func() (bool, uint64, uint64) {
 		if x.v.CompareAndSwap(old, new) {
@@ -77,6 +85,7 @@ func (x *Int32) Add(delta int32) int32 {
 	return x.v.Add(delta)
 }
 
+//go:noinline
 func (x *Int32) addSlow(delta int32) int32 {
 	return atomicRMW(&x.st, opAtomicAdd, func() (int32, uint64, uint64) {
 		n := x.v.Add(delta)
@@ -93,19 +102,25 @@ type Int64 struct {
 // Load atomically loads and returns the value.
 func (x *Int64) Load() int64 {
 	if gls.Active() {
-		return atomicLoad(&x.st, x.v.Load)
+		return x.loadSlow()
 	}
 	return x.v.Load()
 }
 
+//go:noinline
+func (x *Int64) loadSlow() int64 { return atomicLoad(&x.st, x.v.Load) }
+
 // Store atomically stores v.
 func (x *Int64) Store(v int64) {
 	if gls.Active() {
-		atomicStore(&x.st, v, x.v.Store)
+		x.storeSlow(v)
 		return
 	}
 	x.v.Store(v)
 }
+
+//go:noinline
+func (x *Int64) storeSlow(v int64) { atomicStore(&x.st, v, x.v.Store) }
 
 // Swap atomically stores new and returns the previous value.
 func (x *Int64) Swap(new int64) int64 {
@@ -115,6 +130,7 @@ func (x *Int64) Swap(new int64) int64 {
 	return x.v.Swap(new)
 }
 
+//go:noinline
 func (x *Int64) swapSlow(new int64) int64 {
 	return atomicRMW(&x.st, opAtomicSwap, func() (int64, uint64, uint64) {
 		old := x.v.Swap(new)
@@ -130,6 +146,7 @@ func (x *Int64) CompareAndSwap(old, new int64) bool {
 	return x.v.CompareAndSwap(old, new)
 }
 
+//go:noinline
 func (x *Int64) casSlow(old, new int64) bool {
 	return atomicRMW(&x.st, opAtomicCAS, func() (bool, uint64, uint64) {
 		if x.v.CompareAndSwap(old, new) {
@@ -148,6 +165,7 @@ func (x *Int64) Add(delta int64) int64 {
 	return x.v.Add(delta)
 }
 
+//go:noinline
 func (x *Int64) addSlow(delta int64) int64 {
 	return atomicRMW(&x.st, opAtomicAdd, func() (int64, uint64, uint64) {
 		n := x.v.Add(delta)
@@ -164,19 +182,25 @@ type Uint64 struct {
 // Load atomically loads and returns the value.
 func (x *Uint64) Load() uint64 {
 	if gls.Active() {
-		return atomicLoad(&x.st, x.v.Load)
+		return x.loadSlow()
 	}
 	return x.v.Load()
 }
 
+//go:noinline
+func (x *Uint64) loadSlow() uint64 { return atomicLoad(&x.st, x.v.Load) }
+
 // Store atomically stores v.
 func (x *Uint64) Store(v uint64) {
 	if gls.Active() {
-		atomicStore(&x.st, v, x.v.Store)
+		x.storeSlow(v)
 		return
 	}
 	x.v.Store(v)
 }
+
+//go:noinline
+func (x *Uint64) storeSlow(v uint64) { atomicStore(&x.st, v, x.v.Store) }
 
 // Swap atomically stores new and returns the previous value.
 func (x *Uint64) Swap(new uint64) uint64 {
@@ -186,6 +210,7 @@ func (x *Uint64) Swap(new uint64) uint64 {
 	return x.v.Swap(new)
 }
 
+//go:noinline
 func (x *Uint64) swapSlow(new uint64) uint64 {
 	return atomicRMW(&x.st, opAtomicSwap, func() (uint64, uint64, uint64) {
 		old := x.v.Swap(new)
@@ -201,6 +226,7 @@ func (x *Uint64) CompareAndSwap(old, new uint64) bool {
 	return x.v.CompareAndSwap(old, new)
 }
 
+//go:noinline
 func (x *Uint64) casSlow(old, new uint64) bool {
 	return atomicRMW(&x.st, opAtomicCAS, func() (bool, uint64, uint64) {
 		if x.v.CompareAndSwap(old, new) {
@@ -219,6 +245,7 @@ func (x *Uint64) Add(delta uint64) uint64 {
 	return x.v.Add(delta)
 }
 
+//go:noinline
 func (x *Uint64) addSlow(delta uint64) uint64 {
 	return atomicRMW(&x.st, opAtomicAdd, func() (uint64, uint64, uint64) {
 		n := x.v.Add(delta)
@@ -235,19 +262,25 @@ type Bool struct {
 // Load atomically loads and returns the value.
 func (x *Bool) Load() bool {
 	if gls.Active() {
-		return atomicLoad(&x.st, x.v.Load)
+		return x.loadSlow()
 	}
 	return x.v.Load()
 }
 
+//go:noinline
+func (x *Bool) loadSlow() bool { return atomicLoad(&x.st, x.v.Load) }
+
 // Store atomically stores v.
 func (x *Bool) Store(v bool) {
 	if gls.Active() {
-		atomicStore(&x.st, v, x.v.Store)
+		x.storeSlow(v)
 		return
 	}
 	x.v.Store(v)
 }
+
+//go:noinline
+func (x *Bool) storeSlow(v bool) { atomicStore(&x.st, v, x.v.Store) }
 
 // Swap atomically stores new and returns the previous value.
 func (x *Bool) Swap(new bool) bool {
@@ -257,6 +290,7 @@ func (x *Bool) Swap(new bool) bool {
 	return x.v.Swap(new)
 }
 
+//go:noinline
 func (x *Bool) swapSlow(new bool) bool {
 	return atomicRMW(&x.st, opAtomicSwap, func() (bool, uint64, uint64) {
 		old := x.v.Swap(new)
@@ -272,6 +306,7 @@ func (x *Bool) CompareAndSwap(old, new bool) bool {
 	return x.v.CompareAndSwap(old, new)
 }
 
+//go:noinline
 func (x *Bool) casSlow(old, new bool) bool {
 	return atomicRMW(&x.st, opAtomicCAS, func() (bool, uint64, uint64) {
 		if x.v.CompareAndSwap(old, new) {
@@ -291,19 +326,25 @@ type Pointer[T any] struct {
 // Load atomically loads and returns the value.
 func (x *Pointer[T]) Load() *T {
 	if gls.Active() {
-		return atomicLoad(&x.st, x.v.Load)
+		return x.loadSlow()
 	}
 	return x.v.Load()
 }
 
+//go:noinline
+func (x *Pointer[T]) loadSlow() *T { return atomicLoad(&x.st, x.v.Load) }
+
 // Store atomically stores v.
 func (x *Pointer[T]) Store(v *T) {
 	if gls.Active() {
-		atomicStore(&x.st, v, x.v.Store)
+		x.storeSlow(v)
 		return
 	}
 	x.v.Store(v)
 }
+
+//go:noinline
+func (x *Pointer[T]) storeSlow(v *T) { atomicStore(&x.st, v, x.v.Store) }
 
 // Swap atomically stores new and returns the previous value.
 func (x *Pointer[T]) Swap(new *T) *T {
@@ -313,6 +354,7 @@ func (x *Pointer[T]) Swap(new *T) *T {
 	return x.v.Swap(new)
 }
 
+//go:noinline
 func (x *Pointer[T]) swapSlow(new *T) *T {
 	return atomicRMW(&x.st, opAtomicSwap, func() (*T, uint64, uint64) {
 		old := x.v.Swap(new)
@@ -328,6 +370,7 @@ func (x *Pointer[T]) CompareAndSwap(old, new *T) bool {
 	return x.v.CompareAndSwap(old, new)
 }
 
+//go:noinline
 func (x *Pointer[T]) casSlow(old, new *T) bool {
 	return atomicRMW(&x.st, opAtomicCAS, func() (bool, uint64, uint64) {
 		if x.v.CompareAndSwap(old, new) {
@@ -347,19 +390,25 @@ type Uint32 struct {
 // Load atomically loads and returns the value.
 func (x *Uint32) Load() uint32 {
 	if gls.Active() {
-		return atomicLoad(&x.st, x.v.Load)
+		return x.loadSlow()
 	}
 	return x.v.Load()
 }
 
+//go:noinline
+func (x *Uint32) loadSlow() uint32 { return atomicLoad(&x.st, x.v.Load) }
+
 // Store atomically stores v.
 func (x *Uint32) Store(v uint32) {
 	if gls.Active() {
-		atomicStore(&x.st, v, x.v.Store)
+		x.storeSlow(v)
 		return
 	}
 	x.v.Store(v)
 }
+
+//go:noinline
+func (x *Uint32) storeSlow(v uint32) { atomicStore(&x.st, v, x.v.Store) }
 
 // Swap atomically stores new and returns the previous value.
 func (x *Uint32) Swap(new uint32) uint32 {
@@ -369,6 +418,7 @@ func (x *Uint32) Swap(new uint32) uint32 {
 	return x.v.Swap(new)
 }
 
+//go:noinline
 func (x *Uint32) swapSlow(new uint32) uint32 {
 	return atomicRMW(&x.st, opAtomicSwap, func() (uint32, uint64, uint64) {
 		old := x.v.Swap(new)
@@ -384,6 +434,7 @@ func (x *Uint32) CompareAndSwap(old, new uint32) bool {
 	return x.v.CompareAndSwap(old, new)
 }
 
+//go:noinline
 func (x *Uint32) casSlow(old, new uint32) bool {
 	return atomicRMW(&x.st, opAtomicCAS, func() (bool, uint64, uint64) {
 		if x.v.CompareAndSwap(old, new) {
@@ -402,6 +453,7 @@ func (x *Uint32) Add(delta uint32) uint32 {
 	return x.v.Add(delta)
 }
 
+//go:noinline
 func (x *Uint32) addSlow(delta uint32) uint32 {
 	return atomicRMW(&x.st, opAtomicAdd, func() (uint32, uint64, uint64) {
 		n := x.v.Add(delta)
@@ -418,19 +470,25 @@ type Uintptr struct {
 // Load atomically loads and returns the value.
 func (x *Uintptr) Load() uintptr {
 	if gls.Active() {
-		return atomicLoad(&x.st, x.v.Load)
+		return x.loadSlow()
 	}
 	return x.v.Load()
 }
 
+//go:noinline
+func (x *Uintptr) loadSlow() uintptr { return atomicLoad(&x.st, x.v.Load) }
+
 // Store atomically stores v.
 func (x *Uintptr) Store(v uintptr) {
 	if gls.Active() {
-		atomicStore(&x.st, v, x.v.Store)
+		x.storeSlow(v)
 		return
 	}
 	x.v.Store(v)
 }
+
+//go:noinline
+func (x *Uintptr) storeSlow(v uintptr) { atomicStore(&x.st, v, x.v.Store) }
 
 // Swap atomically stores new and returns the previous value.
 func (x *Uintptr) Swap(new uintptr) uintptr {
@@ -440,6 +498,7 @@ func (x *Uintptr) Swap(new uintptr) uintptr {
 	return x.v.Swap(new)
 }
 
+//go:noinline
 func (x *Uintptr) swapSlow(new uintptr) uintptr {
 	return atomicRMW(&x.st, opAtomicSwap, func() (uintptr, uint64, uint64) {
 		old := x.v.Swap(new)
@@ -455,6 +514,7 @@ func (x *Uintptr) CompareAndSwap(old, new uintptr) bool {
 	return x.v.CompareAndSwap(old, new)
 }
 
+//go:noinline
 func (x *Uintptr) casSlow(old, new uintptr) bool {
 	return atomicRMW(&x.st, opAtomicCAS, func() (bool, uint64, uint64) {
 		if x.v.CompareAndSwap(old, new) {
@@ -473,6 +533,7 @@ func (x *Uintptr) Add(delta uintptr) uintptr {
 	return x.v.Add(delta)
 }
 
+//go:noinline
 func (x *Uintptr) addSlow(delta uintptr) uintptr {
 	return atomicRMW(&x.st, opAtomicAdd, func() (uintptr, uint64, uint64) {
 		n := x.v.Add(delta)
@@ -490,19 +551,25 @@ type Value struct {
 // Load returns the value set by the most recent Store, or nil.
 func (x *Value) Load() any {
 	if gls.Active() {
-		return atomicLoad(&x.st, x.v.Load)
+		return x.loadSlow()
 	}
 	return x.v.Load()
 }
 
+//go:noinline
+func (x *Value) loadSlow() any { return atomicLoad(&x.st, x.v.Load) }
+
 // Store sets the value to v.
 func (x *Value) Store(v any) {
 	if gls.Active() {
-		atomicStore(&x.st, v, x.v.Store)
+		x.storeSlow(v)
 		return
 	}
 	x.v.Store(v)
 }
+
+//go:noinline
+func (x *Value) storeSlow(v any) { atomicStore(&x.st, v, x.v.Store) }
 
 // Swap stores new and returns the previous value, or nil.
 func (x *Value) Swap(new any) any {

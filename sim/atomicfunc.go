@@ -51,6 +51,7 @@ func AddInt32(addr *int32, delta int32) (new int32) {
 	return atomic.AddInt32(addr, delta)
 }
 
+//go:noinline
 func addInt32Slow(addr *int32, delta int32) int32 {
 	return addrRMW(unsafe.Pointer(addr), opAtomicAdd, func() (int32, uint64, uint64) {
 		n := atomic.AddInt32(addr, delta)
@@ -67,6 +68,7 @@ func AddInt64(addr *int64, delta int64) (new int64) {
 	return atomic.AddInt64(addr, delta)
 }
 
+//go:noinline
 func addInt64Slow(addr *int64, delta int64) int64 {
 	return addrRMW(unsafe.Pointer(addr), opAtomicAdd, func() (int64, uint64, uint64) {
 		n := atomic.AddInt64(addr, delta)
@@ -83,6 +85,7 @@ func AddUint32(addr *uint32, delta uint32) (new uint32) {
 	return atomic.AddUint32(addr, delta)
 }
 
+//go:noinline
 func addUint32Slow(addr *uint32, delta uint32) uint32 {
 	return addrRMW(unsafe.Pointer(addr), opAtomicAdd, func() (uint32, uint64, uint64) {
 		n := atomic.AddUint32(addr, delta)
@@ -99,6 +102,7 @@ func AddUint64(addr *uint64, delta uint64) (new uint64) {
 	return atomic.AddUint64(addr, delta)
 }
 
+//go:noinline
 func addUint64Slow(addr *uint64, delta uint64) uint64 {
 	return addrRMW(unsafe.Pointer(addr), opAtomicAdd, func() (uint64, uint64, uint64) {
 		n := atomic.AddUint64(addr, delta)
@@ -115,6 +119,7 @@ func AddUintptr(addr *uintptr, delta uintptr) (new uintptr) {
 	return atomic.AddUintptr(addr, delta)
 }
 
+//go:noinline
 func addUintptrSlow(addr *uintptr, delta uintptr) uintptr {
 	return addrRMW(unsafe.Pointer(addr), opAtomicAdd, func() (uintptr, uint64, uint64) {
 		n := atomic.AddUintptr(addr, delta)
@@ -130,6 +135,7 @@ func LoadInt32(addr *int32) (val int32) {
 	return atomic.LoadInt32(addr)
 }
 
+//go:noinline
 func loadInt32Slow(addr *int32) int32 {
 	return addrLoad(unsafe.Pointer(addr), func() int32 { return atomic.LoadInt32(addr) })
 }
@@ -142,6 +148,7 @@ func LoadInt64(addr *int64) (val int64) {
 	return atomic.LoadInt64(addr)
 }
 
+//go:noinline
 func loadInt64Slow(addr *int64) int64 {
 	return addrLoad(unsafe.Pointer(addr), func() int64 { return atomic.LoadInt64(addr) })
 }
@@ -154,6 +161,7 @@ func LoadUint32(addr *uint32) (val uint32) {
 	return atomic.LoadUint32(addr)
 }
 
+//go:noinline
 func loadUint32Slow(addr *uint32) uint32 {
 	return addrLoad(unsafe.Pointer(addr), func() uint32 { return atomic.LoadUint32(addr) })
 }
@@ -166,6 +174,7 @@ func LoadUint64(addr *uint64) (val uint64) {
 	return atomic.LoadUint64(addr)
 }
 
+//go:noinline
 func loadUint64Slow(addr *uint64) uint64 {
 	return addrLoad(unsafe.Pointer(addr), func() uint64 { return atomic.LoadUint64(addr) })
 }
@@ -178,6 +187,7 @@ func LoadUintptr(addr *uintptr) (val uintptr) {
 	return atomic.LoadUintptr(addr)
 }
 
+//go:noinline
 func loadUintptrSlow(addr *uintptr) uintptr {
 	return addrLoad(unsafe.Pointer(addr), func() uintptr { return atomic.LoadUintptr(addr) })
 }
@@ -190,6 +200,7 @@ func LoadPointer(addr *unsafe.Pointer) (val unsafe.Pointer) {
 	return atomic.LoadPointer(addr)
 }
 
+//go:noinline
 func loadPointerSlow(addr *unsafe.Pointer) unsafe.Pointer {
 	return addrLoad(unsafe.Pointer(addr), func() unsafe.Pointer { return atomic.LoadPointer(addr) })
 }
@@ -203,6 +214,7 @@ func StoreInt32(addr *int32, val int32) {
 	atomic.StoreInt32(addr, val)
 }
 
+//go:noinline
 func storeInt32Slow(addr *int32, val int32) {
 	addrStore(unsafe.Pointer(addr), val, func(v int32) { atomic.StoreInt32(addr, v) })
 }
@@ -216,6 +228,7 @@ func StoreInt64(addr *int64, val int64) {
 	atomic.StoreInt64(addr, val)
 }
 
+//go:noinline
 func storeInt64Slow(addr *int64, val int64) {
 	addrStore(unsafe.Pointer(addr), val, func(v int64) { atomic.StoreInt64(addr, v) })
 }
@@ -229,6 +242,7 @@ func StoreUint32(addr *uint32, val uint32) {
 	atomic.StoreUint32(addr, val)
 }
 
+//go:noinline
 func storeUint32Slow(addr *uint32, val uint32) {
 	addrStore(unsafe.Pointer(addr), val, func(v uint32) { atomic.StoreUint32(addr, v) })
 }
@@ -242,6 +256,7 @@ func StoreUint64(addr *uint64, val uint64) {
 	atomic.StoreUint64(addr, val)
 }
 
+//go:noinline
 func storeUint64Slow(addr *uint64, val uint64) {
 	addrStore(unsafe.Pointer(addr), val, func(v uint64) { atomic.StoreUint64(addr, v) })
 }
@@ -255,6 +270,7 @@ func StoreUintptr(addr *uintptr, val uintptr) {
 	atomic.StoreUintptr(addr, val)
 }
 
+//go:noinline
 func storeUintptrSlow(addr *uintptr, val uintptr) {
 	addrStore(unsafe.Pointer(addr), val, func(v uintptr) { atomic.StoreUintptr(addr, v) })
 }
@@ -268,6 +284,7 @@ func StorePointer(addr *unsafe.Pointer, val unsafe.Pointer) {
 	atomic.StorePointer(addr, val)
 }
 
+//go:noinline
 func storePointerSlow(addr *unsafe.Pointer, val unsafe.Pointer) {
 	addrStore(unsafe.Pointer(addr), val, func(v unsafe.Pointer) { atomic.StorePointer(addr, v) })
 }
@@ -281,6 +298,7 @@ func SwapInt32(addr *int32, new int32) (old int32) {
 	return atomic.SwapInt32(addr, new)
 }
 
+//go:noinline
 func swapInt32Slow(addr *int32, new int32) int32 {
 	return addrRMW(unsafe.Pointer(addr), opAtomicSwap, func() (int32, uint64, uint64) {
 		old := atomic.SwapInt32(addr, new)
@@ -297,6 +315,7 @@ func SwapInt64(addr *int64, new int64) (old int64) {
 	return atomic.SwapInt64(addr, new)
 }
 
+//go:noinline
 func swapInt64Slow(addr *int64, new int64) int64 {
 	return addrRMW(unsafe.Pointer(addr), opAtomicSwap, func() (int64, uint64, uint64) {
 		old := atomic.SwapInt64(addr, new)
@@ -313,6 +332,7 @@ func SwapUint32(addr *uint32, new uint32) (old uint32) {
 	return atomic.SwapUint32(addr, new)
 }
 
+//go:noinline
 func swapUint32Slow(addr *uint32, new uint32) uint32 {
 	return addrRMW(unsafe.Pointer(addr), opAtomicSwap, func() (uint32, uint64, uint64) {
 		old := atomic.SwapUint32(addr, new)
@@ -329,6 +349,7 @@ func SwapUint64(addr *uint64, new uint64) (old uint64) {
 	return atomic.SwapUint64(addr, new)
 }
 
+//go:noinline
 func swapUint64Slow(addr *uint64, new uint64) uint64 {
 	return addrRMW(unsafe.Pointer(addr), opAtomicSwap, func() (uint64, uint64, uint64) {
 		old := atomic.SwapUint64(addr, new)
@@ -345,6 +366,7 @@ func SwapUintptr(addr *uintptr, new uintptr) (old uintptr) {
 	return atomic.SwapUintptr(addr, new)
 }
 
+//go:noinline
 func swapUintptrSlow(addr *uintptr, new uintptr) uintptr {
 	return addrRMW(unsafe.Pointer(addr), opAtomicSwap, func() (uintptr, uint64, uint64) {
 		old := atomic.SwapUintptr(addr, new)
@@ -361,6 +383,7 @@ func SwapPointer(addr *unsafe.Pointer, new unsafe.Pointer) (old unsafe.Pointer) 
 	return atomic.SwapPointer(addr, new)
 }
 
+//go:noinline
 func swapPointerSlow(addr *unsafe.Pointer, new unsafe.Pointer) unsafe.Pointer {
 	return addrRMW(unsafe.Pointer(addr), opAtomicSwap, func() (unsafe.Pointer, uint64, uint64) {
 		old := atomic.SwapPointer(addr, new)
@@ -377,6 +400,7 @@ func CompareAndSwapInt32(addr *int32, old, new int32) (swapped bool) {
 	return atomic.CompareAndSwapInt32(addr, old, new)
 }
 
+//go:noinline
 func compareAndSwapInt32Slow(addr *int32, old, new int32) bool {
 	return addrRMW(unsafe.Pointer(addr), opAtomicCAS, func() (bool, uint64, uint64) {
 		if atomic.CompareAndSwapInt32(addr, old, new) {
@@ -396,6 +420,7 @@ func CompareAndSwapInt64(addr *int64, old, new int64) (swapped bool) {
 	return atomic.CompareAndSwapInt64(addr, old, new)
 }
 
+//go:noinline
 func compareAndSwapInt64Slow(addr *int64, old, new int64) bool {
 	return addrRMW(unsafe.Pointer(addr), opAtomicCAS, func() (bool, uint64, uint64) {
 		if atomic.CompareAndSwapInt64(addr, old, new) {
@@ -415,6 +440,7 @@ func CompareAndSwapUint32(addr *uint32, old, new uint32) (swapped bool) {
 	return atomic.CompareAndSwapUint32(addr, old, new)
 }
 
+//go:noinline
 func compareAndSwapUint32Slow(addr *uint32, old, new uint32) bool {
 	return addrRMW(unsafe.Pointer(addr), opAtomicCAS, func() (bool, uint64, uint64) {
 		if atomic.CompareAndSwapUint32(addr, old, new) {
@@ -434,6 +460,7 @@ func CompareAndSwapUint64(addr *uint64, old, new uint64) (swapped bool) {
 	return atomic.CompareAndSwapUint64(addr, old, new)
 }
 
+//go:noinline
 func compareAndSwapUint64Slow(addr *uint64, old, new uint64) bool {
 	return addrRMW(unsafe.Pointer(addr), opAtomicCAS, func() (bool, uint64, uint64) {
 		if atomic.CompareAndSwapUint64(addr, old, new) {
@@ -453,6 +480,7 @@ func CompareAndSwapUintptr(addr *uintptr, old, new uintptr) (swapped bool) {
 	return atomic.CompareAndSwapUintptr(addr, old, new)
 }
 
+//go:noinline
 func compareAndSwapUintptrSlow(addr *uintptr, old, new uintptr) bool {
 	return addrRMW(unsafe.Pointer(addr), opAtomicCAS, func() (bool, uint64, uint64) {
 		if atomic.CompareAndSwapUintptr(addr, old, new) {
@@ -472,6 +500,7 @@ func CompareAndSwapPointer(addr *unsafe.Pointer, old, new unsafe.Pointer) (swapp
 	return atomic.CompareAndSwapPointer(addr, old, new)
 }
 
+//go:noinline
 func compareAndSwapPointerSlow(addr *unsafe.Pointer, old, new unsafe.Pointer) bool {
 	return addrRMW(unsafe.Pointer(addr), opAtomicCAS, func() (bool, uint64, uint64) {
 		if atomic.CompareAndSwapPointer(addr, old, new) {
@@ -491,6 +520,7 @@ func AndInt32(addr *int32, mask int32) (old int32) {
 	return atomic.AndInt32(addr, mask)
 }
 
+//go:noinline
 func andInt32Slow(addr *int32, mask int32) int32 {
 	return addrRMW(unsafe.Pointer(addr), opAtomicAnd, func() (int32, uint64, uint64) {
 		old := atomic.AndInt32(addr, mask)
@@ -507,6 +537,7 @@ func AndInt64(addr *int64, mask int64) (old int64) {
 	return atomic.AndInt64(addr, mask)
 }
 
+//go:noinline
 func andInt64Slow(addr *int64, mask int64) int64 {
 	return addrRMW(unsafe.Pointer(addr), opAtomicAnd, func() (int64, uint64, uint64) {
 		old := atomic.AndInt64(addr, mask)
@@ -523,6 +554,7 @@ func AndUint32(addr *uint32, mask uint32) (old uint32) {
 	return atomic.AndUint32(addr, mask)
 }
 
+//go:noinline
 func andUint32Slow(addr *uint32, mask uint32) uint32 {
 	return addrRMW(unsafe.Pointer(addr), opAtomicAnd, func() (uint32, uint64, uint64) {
 		old := atomic.AndUint32(addr, mask)
@@ -539,6 +571,7 @@ func AndUint64(addr *uint64, mask uint64) (old uint64) {
 	return atomic.AndUint64(addr, mask)
 }
 
+//go:noinline
 func andUint64Slow(addr *uint64, mask uint64) uint64 {
 	return addrRMW(unsafe.Pointer(addr), opAtomicAnd, func() (uint64, uint64, uint64) {
 		old := atomic.AndUint64(addr, mask)
@@ -555,6 +588,7 @@ func AndUintptr(addr *uintptr, mask uintptr) (old uintptr) {
 	return atomic.AndUintptr(addr, mask)
 }
 
+//go:noinline
 func andUintptrSlow(addr *uintptr, mask uintptr) uintptr {
 	return addrRMW(unsafe.Pointer(addr), opAtomicAnd, func() (uintptr, uint64, uint64) {
 		old := atomic.AndUintptr(addr, mask)
@@ -571,6 +605,7 @@ func OrInt32(addr *int32, mask int32) (old int32) {
 	return atomic.OrInt32(addr, mask)
 }
 
+//go:noinline
 func orInt32Slow(addr *int32, mask int32) int32 {
 	return addrRMW(unsafe.Pointer(addr), opAtomicOr, func() (int32, uint64, uint64) {
 		old := atomic.OrInt32(addr, mask)
@@ -587,6 +622,7 @@ func OrInt64(addr *int64, mask int64) (old int64) {
 	return atomic.OrInt64(addr, mask)
 }
 
+//go:noinline
 func orInt64Slow(addr *int64, mask int64) int64 {
 	return addrRMW(unsafe.Pointer(addr), opAtomicOr, func() (int64, uint64, uint64) {
 		old := atomic.OrInt64(addr, mask)
@@ -603,6 +639,7 @@ func OrUint32(addr *uint32, mask uint32) (old uint32) {
 	return atomic.OrUint32(addr, mask)
 }
 
+//go:noinline
 func orUint32Slow(addr *uint32, mask uint32) uint32 {
 	return addrRMW(unsafe.Pointer(addr), opAtomicOr, func() (uint32, uint64, uint64) {
 		old := atomic.OrUint32(addr, mask)
@@ -619,6 +656,7 @@ func OrUint64(addr *uint64, mask uint64) (old uint64) {
 	return atomic.OrUint64(addr, mask)
 }
 
+//go:noinline
 func orUint64Slow(addr *uint64, mask uint64) uint64 {
 	return addrRMW(unsafe.Pointer(addr), opAtomicOr, func() (uint64, uint64, uint64) {
 		old := atomic.OrUint64(addr, mask)
@@ -635,6 +673,7 @@ func OrUintptr(addr *uintptr, mask uintptr) (old uintptr) {
 	return atomic.OrUintptr(addr, mask)
 }
 
+//go:noinline
 func orUintptrSlow(addr *uintptr, mask uintptr) uintptr {
 	return addrRMW(unsafe.Pointer(addr), opAtomicOr, func() (uintptr, uint64, uint64) {
 		old := atomic.OrUintptr(addr, mask)

@@ -31,6 +31,7 @@ func (x *Var[T]) Load() T {
 	return x.v
 }
 
+//go:noinline
 func (x *Var[T]) loadSlow() T {
 	if g := sched.Current(); g != nil {
 		g.Step(opLoad, stateOf(&x.st, g).id, nil)
@@ -69,6 +70,7 @@ func access(st **varState, op *sched.Op) {
 // control, a scheduling point. Recording, it returns the caller's Thread:
 // the caller performs the access with the recorder's brackets (recLoad,
 // recStore, recRMW).
+//go:noinline
 func accessSlow(st **varState, op *sched.Op) *record.Thread {
 	if g := sched.Current(); g != nil {
 		s := stateOf(st, g)
