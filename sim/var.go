@@ -70,6 +70,7 @@ func access(st **varState, op *sched.Op) {
 // control, a scheduling point. Recording, it returns the caller's Thread:
 // the caller performs the access with the recorder's brackets (recLoad,
 // recStore, recRMW).
+//
 //go:noinline
 func accessSlow(st **varState, op *sched.Op) *record.Thread {
 	if g := sched.Current(); g != nil {
