@@ -79,6 +79,11 @@ const (
 	// location args[0] and none of its accesses were logged; args[1]
 	// counts them.
 	tagLightGuarded
+	// tagLightStart: N = the goroutine's first access; args: its parent
+	// and the counter of the operation that started it, coded as a
+	// read's writer (the start edge of §4.3: the start is a write the
+	// goroutine's first access reads).
+	tagLightStart
 )
 
 const (
@@ -119,6 +124,9 @@ type lightThread struct {
 	held []*Loc              // mutexes held
 	locs map[uint32]*lightTL // per location
 	skip bool                // the pending write is a guarded one
+	// parent names the operation that started the goroutine, logged
+	// with its first access (tagLightStart), 0 once logged.
+	parent uint64
 }
 
 // lightTL is a goroutine's state for one location.
@@ -134,7 +142,23 @@ func init() { register("light", func() Recorder { return &light{} }) }
 
 func (*light) Algorithm() string { return "light" }
 
-func (*light) NewThread(t *Thread) { t.State = &lightThread{locs: map[uint32]*lightTL{}} }
+// NewThread is called by the parent goroutine (in Go), the root's by none.
+func (*light) NewThread(t *Thread) {
+	ts := &lightThread{locs: map[uint32]*lightTL{}}
+	if p := Current(); p != nil && p.run == t.run {
+		ts.parent = lightID(p)
+	}
+	t.State = ts
+}
+
+// started logs, at t's first access, the operation that started t.
+func (ts *lightThread) started(t *Thread) {
+	if ts.parent != 0 {
+		c, v := lightCode(t, ts.parent)
+		t.Stream.Put(tagLightStart, t.n, c, v)
+		ts.parent = 0
+	}
+}
 
 func (*light) NewLoc(l *Loc) { l.State = &lightLoc{} }
 
@@ -212,10 +236,12 @@ func lightCode(t *Thread, w uint64) (code, v uint64) {
 
 func (r *light) ReadBegin(t *Thread, l *Loc) uint64 {
 	ls := l.State.(*lightLoc)
+	ts := t.State.(*lightThread)
+	ts.started(t)
 	if ls.mode.Load() != lightBroken {
 		mu := r.stripe(l)
 		mu.Lock()
-		if ls.guarded(t, t.State.(*lightThread)) {
+		if ls.guarded(t, ts) {
 			return lightSkip
 		}
 		mu.Unlock()
@@ -271,6 +297,7 @@ func lightEmit(t *Thread, loc uint32, tl *lightTL) {
 func (r *light) WriteBegin(t *Thread, l *Loc) {
 	ls := l.State.(*lightLoc)
 	ts := t.State.(*lightThread)
+	ts.started(t)
 	r.stripe(l).Lock()
 	ts.skip = ls.mode.Load() != lightBroken && ls.guarded(t, ts)
 	l.Word.Store(l.Word.Load() | lightBusy)
@@ -307,6 +334,7 @@ func (r *light) write(t *Thread, l *Loc, ls *lightLoc, ts *lightThread, prev uin
 func (r *light) Sync(t *Thread, l *Loc, a sched.Access, value uint64) {
 	ls := l.State.(*lightLoc)
 	ts := t.State.(*lightThread)
+	ts.started(t)
 	me := t.idx + 1
 	switch a {
 	case sched.ReadWrite:

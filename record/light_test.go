@@ -16,6 +16,7 @@ const (
 	lightWriteOwn
 	lightBarrier
 	lightGuarded
+	lightStart
 )
 
 func lightRecord(t *testing.T, body func()) (*record.Result, *record.Log) {
@@ -109,7 +110,8 @@ func TestLightLogGuarded(t *testing.T) {
 		t.Fatalf("root entries\n got %v\nwant %v", root, want)
 	}
 	child := lightEntries(log.Threads[1].Entries)
-	want = []record.Entry{e(lightWrite, 1, 1, 2, 4), e(lightWriteOwn, 4, 1)}
+	// Its first access names the root's operation 5 that started it.
+	want = []record.Entry{e(lightStart, 1, 2, 5), e(lightWrite, 1, 1, 2, 4), e(lightWriteOwn, 4, 1)}
 	if !reflect.DeepEqual(child, want) {
 		t.Fatalf("child entries\n got %v\nwant %v", child, want)
 	}
@@ -170,7 +172,7 @@ func TestLightLogCrossGoroutine(t *testing.T) {
 		}
 	})
 	child := lightEntries(log.Threads[1].Entries)
-	if len(child) < 2 || !reflect.DeepEqual(child[1], e(lightWrite, 2, 1, 0, 0)) {
+	if len(child) < 3 || !reflect.DeepEqual(child[2], e(lightWrite, 2, 1, 0, 0)) {
 		t.Fatalf("child entries %v: want its write at 2, overwriting the initial value", child)
 	}
 	var last record.Entry

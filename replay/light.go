@@ -19,6 +19,8 @@ package replay
 //     p before it (non-interference of intervals on ℓ: two intervals of
 //     different writers are separated by the writes between them);
 //   - sync accesses are accesses of their ghost location, the same rules;
+//   - a goroutine's first access after the operation that started it
+//     (§4.3: the start is a write its first access reads);
 //   - a barrier (the first logged access of a goroutine to a location whose
 //     Lemma 4.2 guard broke, see record/light.go): the named access before.
 //
@@ -45,8 +47,10 @@ package replay
 //
 // # The oracle
 //
-// A goroutine's logged access may run only when it is next in the total
-// order (and the unlogged accesses it waits for were performed); its
+// A goroutine's logged access may run only when its predecessors in the
+// constraints ran (and the unlogged accesses it waits for were performed):
+// the total order is one such execution, and the solver's proof that the
+// log is consistent, but the oracle admits every one (see lightOracle); its
 // unlogged accesses (the inner reads of an interval, which read the same
 // write as its ends and which no write can separate from them; accesses to
 // a location that stayed guarded, ordered by the guard's logged
@@ -65,6 +69,8 @@ const (
 	lightWrite
 	lightWriteOwn
 	lightBarrier
+	_ // the location stream's tagLightGuarded
+	lightStart
 )
 
 func init() { register("light", planLight) }
@@ -91,6 +97,11 @@ type lightPlan struct {
 	waitAt []int32
 	waitT  []int32
 	waitN  []uint64
+	// the cross edges: event e precedes out[outAt[e]:outAt[e+1]]; indeg
+	// counts each event's predecessors among them.
+	outAt []int32
+	out   []int32
+	indeg []int32
 }
 
 type lightEdge struct{ from, to int32 }
@@ -136,9 +147,10 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 		w                lightID
 	}
 	type barrier struct {
-		n   uint64
-		loc uint64
-		b   lightID
+		n     uint64
+		loc   uint64
+		b     lightID
+		start bool // b started the goroutine: no runtime wait
 	}
 	reads := make([][]read, nt)
 	writes := make([][]write, nt)
@@ -161,6 +173,8 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 				want = 3
 			case lightWriteOwn:
 				want = 1
+			case lightStart:
+				want = 2
 			}
 			if want == 0 {
 				return nil, fmt.Errorf("goroutine %d: unknown entry tag %d", i, e.Tag)
@@ -196,6 +210,13 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 					return nil, err
 				}
 				barriers[i] = append(barriers[i], barrier{n: e.N, loc: e.Args[0], b: b})
+				ns = append(ns, e.N)
+			case lightStart:
+				b, err := lightDecode(log, i, e.N, e.Args[0], e.Args[1])
+				if err != nil {
+					return nil, err
+				}
+				barriers[i] = append(barriers[i], barrier{n: e.N, b: b, start: true})
 				ns = append(ns, e.N)
 			}
 		}
@@ -263,8 +284,9 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 		n uint64
 	}
 	var waits []wait
-	// after makes event e come after access x.
-	after := func(e int32, x lightID) {
+	// after makes event e come after access x; with norun, in the
+	// solution only (x is an operation the oracle does not see).
+	after := func(e int32, x lightID, norun ...bool) {
 		if x.t < 0 || int(x.t) == int(p.evT[e]) {
 			return
 		}
@@ -275,7 +297,9 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 		if f := atOrBefore(int(x.t), x.n); f >= p.base[x.t] {
 			edges = append(edges, lightEdge{f, e})
 		}
-		waits = append(waits, wait{e, x.t, x.n})
+		if len(norun) == 0 {
+			waits = append(waits, wait{e, x.t, x.n})
+		}
 	}
 	// The successor of each write: by the write's event, or by key for
 	// the initial value and for skipped (guarded) writes.
@@ -327,7 +351,11 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 			}
 		}
 		for _, b := range barriers[i] {
-			after(exact(i, b.n), b.b)
+			if b.start {
+				after(exact(i, b.n), b.b, true)
+			} else {
+				after(exact(i, b.n), b.b)
+			}
 		}
 	}
 	succEv, succKey = nil, nil
@@ -359,6 +387,7 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 		fill[ed.from]++
 	}
 	edges, fill = nil, nil
+	p.outAt, p.out, p.indeg = outAt, out, slices.Clone(indeg)
 	head := make([]int32, nt)
 	var stack []int32
 	for i := 0; i < nt; i++ {
@@ -390,18 +419,23 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 	return p, nil
 }
 
-// lightOracle enforces a lightPlan.
+// lightOracle enforces a lightPlan: an event may run when its goroutine
+// reached it and its predecessors ran, which the total order satisfies, but
+// also any other linearization of the constraints. Insisting on the one
+// total order deadlocks on blocking operations: an unbuffered send that the
+// log orders before its receive can only run once the receiver waits,
+// after the receiver's own earlier events, which the solution may have put
+// after the send; the constraints do not order them, so a replay may.
 type lightOracle struct {
 	p      *lightPlan
 	cursor []int32  // each goroutine's next logged event
 	doneN  []uint64 // each goroutine's last performed operation
-	done   []bool
-	pos    int
+	indeg  []int32  // predecessors not yet performed
 }
 
 func newLightOracle(p *lightPlan) *lightOracle {
 	nt := len(p.base) - 1
-	o := &lightOracle{p: p, cursor: slices.Clone(p.base[:nt]), doneN: make([]uint64, nt), done: make([]bool, len(p.ns))}
+	o := &lightOracle{p: p, cursor: slices.Clone(p.base[:nt]), doneN: make([]uint64, nt), indeg: slices.Clone(p.indeg)}
 	return o
 }
 
@@ -422,7 +456,7 @@ func (o *lightOracle) Allow(a Access) bool {
 	if e < 0 {
 		return true
 	}
-	if o.pos >= len(o.p.order) || o.p.order[o.pos] != e {
+	if o.indeg[e] > 0 {
 		return false
 	}
 	for k := o.p.waitAt[e]; k < o.p.waitAt[e+1]; k++ {
@@ -442,10 +476,9 @@ func (o *lightOracle) Performed(a Access) {
 	}
 	end := o.p.base[a.Thread+1]
 	for c := o.cursor[a.Thread]; c < end && o.p.ns[c] <= a.N; c++ {
-		o.done[c] = true
+		for _, x := range o.p.out[o.p.outAt[c]:o.p.outAt[c+1]] {
+			o.indeg[x]--
+		}
 		o.cursor[a.Thread] = c + 1
-	}
-	for o.pos < len(o.p.order) && o.done[o.p.order[o.pos]] {
-		o.pos++
 	}
 }
