@@ -10,6 +10,9 @@ const (
 	TagTouch uint8 = 1
 	// TagChoice: the operation N chose value Args[0] (Intn, select).
 	TagChoice uint8 = 2
+	// TagNoAccess: the operation N touched no location after all (a
+	// TryLock that failed).
+	TagNoAccess uint8 = 3
 	// TagFirst is the first tag a recorder may use; tags go up to 31.
 	TagFirst uint8 = 8
 )

@@ -75,6 +75,10 @@ func (t *Thread) Touch(l *Loc) {
 	t.Stream.Put(TagTouch, t.n, uint64(l.id))
 }
 
+// NoAccess logs that t's current operation touched no location after all:
+// a TryLock that failed. A replay does not order it.
+func (t *Thread) NoAccess() { t.Stream.Put(TagNoAccess, t.n) }
+
 // Beat tells the run's watchdog that t moves; blocking operations call it.
 func (t *Thread) Beat() { t.beat.Store(t.n) }
 

@@ -29,6 +29,7 @@ type replayed struct {
 	thread  int               // index in the log, -1 if the log has no such goroutine
 	touches map[uint64]uint32 // operation counter → location it touched
 	choices map[uint64][]int  // operation counter → the values it chose, in order
+	none    map[uint64]bool   // operations that touched no location after all
 	done    uint64            // operations performed so far
 }
 
@@ -55,12 +56,15 @@ func (s *strategy) Spawned(g *sched.G) {
 		r.thread = i
 		r.touches = map[uint64]uint32{}
 		r.choices = map[uint64][]int{}
+		r.none = map[uint64]bool{}
 		for _, e := range s.log.Threads[i].Entries {
 			switch e.Tag {
 			case record.TagTouch:
 				if len(e.Args) > 0 {
 					r.touches[e.N] = uint32(e.Args[0])
 				}
+			case record.TagNoAccess:
+				r.none[e.N] = true
 			case record.TagChoice:
 				if len(e.Args) > 0 {
 					r.choices[e.N] = append(r.choices[e.N], int(e.Args[0]))
@@ -86,7 +90,7 @@ func (s *strategy) pending(g *sched.G) (Access, bool) {
 		return Access{}, false
 	}
 	a := Access{Thread: r.thread, N: uint64(g.Ops()), Kind: op.Access(), Op: op.String()}
-	if a.Kind == sched.NoAccess || a.N <= r.done {
+	if a.Kind == sched.NoAccess || a.N <= r.done || r.none[a.N] {
 		return a, false // no shared access, or the continuation of one performed
 	}
 	if loc, ok := r.touches[a.N]; ok {

@@ -2,8 +2,10 @@ package sim
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/sasha-s/go-deadlock"
+	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
 )
 
@@ -17,7 +19,8 @@ type Mutex struct {
 type mutexState struct {
 	object
 	locked bool
-	rec    deadlock.Mutex // recording: the lock, watched for deadlocks
+	rec    deadlock.Mutex                // recording: the lock, watched for deadlocks
+	owner  atomic.Pointer[record.Thread] // recording: who holds rec
 }
 
 // unlocked is the Waiter of Lock.
@@ -37,6 +40,7 @@ func (m *Mutex) Lock() {
 		s, l, r := recSync(&m.st, t)
 		t.Beat()
 		s.rec.Lock()
+		s.owner.Store(t)
 		r.Sync(t, l, sched.ReadWrite, 0)
 		return
 	}
@@ -56,9 +60,16 @@ func (m *Mutex) TryLock() bool {
 	}
 	if t := recording(); t != nil {
 		s, l, r := recSync(&m.st, t)
-		if !s.rec.TryLock() {
+		// A TryLock that fails touches nothing: a replay need not order
+		// it (it fails again if the lock is held, or the replay's check of
+		// operations and values tells). go-deadlock would report a
+		// TryLock of a mutex the goroutine holds as recursive locking,
+		// though it cannot deadlock: the owner is checked first.
+		if s.owner.Load() == t || !s.rec.TryLock() {
+			t.NoAccess()
 			return false
 		}
+		s.owner.Store(t)
 		r.Sync(t, l, sched.ReadWrite, 0)
 		return true
 	}
@@ -79,6 +90,7 @@ func (m *Mutex) Unlock() {
 	if t := recording(); t != nil {
 		s, l, r := recSync(&m.st, t)
 		r.Sync(t, l, sched.Write, 0)
+		s.owner.Store(nil)
 		s.rec.Unlock()
 		return
 	}

@@ -75,6 +75,7 @@ func (rw *RWMutex) TryLock() bool {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if s.writer || s.readers > 0 {
+			r.Sync(t, l, sched.Read, 0) // it saw the lock held
 			return false
 		}
 		s.writer = true
@@ -153,6 +154,7 @@ func (rw *RWMutex) TryRLock() bool {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if s.writer {
+			r.Sync(t, l, sched.Read, 0) // it saw the lock held
 			return false
 		}
 		s.readers++
