@@ -26,7 +26,7 @@ var impls = []string{"plain", "light", "stride", "aggreplay", "leap"}
 //
 // Besides time and allocations per run it reports the log's size (logB/op),
 // its bytes per event (B/event), the events of a run (events/op), and the
-// peak of the heap's live objects during the benchmark (peakMB).
+// peak growth of the heap's objects during the benchmark (peakMB).
 func BenchmarkRecord(b *testing.B) {
 	for _, w := range Correct(*benchEvents) {
 		b.Run(w.Name, func(b *testing.B) {
@@ -85,13 +85,18 @@ func benchRecord(b *testing.B, w Workload, impl string) {
 	}
 }
 
-// samplePeak samples the bytes of live and unswept heap objects every
-// millisecond until the function it returns is called, which returns the
-// largest sample.
+// samplePeak samples the bytes of heap objects (live and not yet swept)
+// every millisecond until the function it returns is called, which returns
+// the largest sample above the first: the growth of the heap during the
+// benchmark, without what earlier benchmarks left behind.
 func samplePeak() func() uint64 {
 	var peak atomic.Uint64
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	base := s[0].Value.Uint64()
+	peak.Store(base)
 	wg.Go(func() {
 		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 		t := time.NewTicker(time.Millisecond)
@@ -111,6 +116,6 @@ func samplePeak() func() uint64 {
 	return func() uint64 {
 		close(stop)
 		wg.Wait()
-		return peak.Load()
+		return peak.Load() - base
 	}
 }

@@ -42,9 +42,13 @@
 // then act), and a counter incremented by a separate atomic Load and Store
 // (a lost update). Their bugs are logic races, not data races: the suite
 // runs under the race detector. They perform a few thousand operations,
-// and fail in about 5 to 10 percent of plain runs with GOMAXPROCS=2
-// (more under the race detector or a recorder, which slow the workers
-// down and make them overlap more). FailureRate measures the rate:
+// and fail in about 5 to 10 percent of plain runs with GOMAXPROCS=2 on an
+// idle machine (1 or 2 percent on a loaded one, where the workers seldom
+// run in parallel), and in 15 to 30 percent of recorded runs (recorders
+// and the race detector slow the workers down, which makes them overlap
+// more). Their workers start together, through a gate that spins outside
+// the sim operations and steps aside under the controller. FailureRate
+// measures the rate; TestFailureRates reports plain and recorded rates:
 //
 //	go test -run FailureRates -rates 10000 -v ./record/workload
 //
@@ -55,9 +59,11 @@
 // stride, aggreplay, leap; skipped while record.New does not know it),
 // and reports the log's bytes per run (logB/op) and per event (B/event),
 // the events of a run (events/op: the estimate for plain), allocations,
-// and the peak of live heap objects during the benchmark (peakMB). The
-// -events flag sets the size of the runs (default 100000). Compare the
-// implementations with benchstat:
+// and the peak growth of the heap's objects during the benchmark, above
+// what it held when the benchmark began (peakMB). The -events flag sets
+// the size of the runs (default 100000: about 1 ms a run in plain mode,
+// 10 to 100 ms recorded). Compare the implementations with benchstat
+// (the impl= form of the names is what -col /impl selects):
 //
 //	GOMAXPROCS=2 go test -run XXX -bench Record -count 6 ./record/workload | tee /tmp/rec.txt
 //	benchstat -col /impl /tmp/rec.txt

@@ -51,8 +51,8 @@ func Correct(events int) []Workload {
 }
 
 // Buggy returns the buggy variants at their tuned sizes: each fails in a
-// few percent to a few tens of percent of plain runs with GOMAXPROCS=2,
-// and performs a few hundred to a few thousand operations, so that replay
+// few percent of plain runs with GOMAXPROCS=2 and in 15 to 30 percent of
+// recorded runs, and performs a few thousand operations, so that replay
 // tests are fast.
 func Buggy() []Workload {
 	return []Workload{
