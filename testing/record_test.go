@@ -1,0 +1,107 @@
+package weft_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/weftdev/weft/corpus"
+	"github.com/weftdev/weft/record"
+	"github.com/weftdev/weft/record/workload"
+	"github.com/weftdev/weft/sched"
+	weft "github.com/weftdev/weft/testing"
+)
+
+// flakyCounter loses an update when its two goroutines interleave their
+// atomic load and store (workload.Counter's buggy variant): under the Go
+// scheduler, in some runs only. The fixed twin adds atomically.
+func flakyCounter(fixed bool) func(*weft.T) {
+	body := workload.Counter(workload.CounterParams{Workers: 2, Size: 200, Buggy: !fixed})
+	return func(*weft.T) { body() }
+}
+
+// TestRecordedFailureBecomesACorpusEntry is -record's user story, for each
+// recorder: free runs until one fails, its log replayed under the
+// controller, the schedule minimized and saved; the saved entry then fails
+// the same way 100 times in a row, and the fixed twin passes along it.
+func TestRecordedFailureBecomesACorpusEntry(t *testing.T) {
+	for _, algorithm := range record.Algorithms() {
+		t.Run(algorithm, func(t *testing.T) {
+			t.Parallel()
+			buggy := flakyCounter(false)
+			dir, logs := t.TempDir(), t.TempDir()
+			f, err := weft.RecordRuns(buggy, weft.RecordWith(algorithm), weft.Runs(3000), weft.LogDir(logs), weft.Name("TestFlaky"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f == nil {
+				t.Skip("no recorded run failed in 3000")
+			}
+			rc := f.Recorded
+			if rc == nil || rc.Algorithm != algorithm || rc.Failure.Kind != sched.Panic || !strings.HasPrefix(rc.Failure.Message, "counter: ") {
+				t.Fatalf("recording %+v", rc)
+			}
+			if !rc.Faithful {
+				t.Errorf("the replay departed from the recording: %v", rc.Problems)
+			}
+			if _, err := record.ReadFile(rc.Log); err != nil {
+				t.Errorf("the kept log: %v", err)
+			}
+			// The replay reproduces the recorded failure exactly;
+			// minimization keeps its signature.
+			if got := f.Found.Result.Failure; got.Kind != sched.Panic || got.Message != rc.Failure.Message {
+				t.Errorf("the replay failed with %v, the recording with %v", got.Summary(), rc.Failure.Summary())
+			}
+			if f.Failure.Signature() != f.Found.Result.Failure.Signature() {
+				t.Errorf("minimized to %v from %v", f.Failure.Summary(), f.Found.Result.Failure.Summary())
+			}
+			if f.Entry.Found.Strategy != "record-"+algorithm {
+				t.Errorf("entry found by %q", f.Entry.Found.Strategy)
+			}
+			path, err := corpus.Write(dir, f.Entry)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e, err := corpus.Read(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var hash uint64
+			for i := range 100 {
+				r, _, err := weft.Replay(buggy, e.Schedule)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Failure == nil || r.Failure.Message != f.Failure.Message {
+					t.Fatalf("replay %d of the saved entry: %v", i, r.Failure)
+				}
+				if i > 0 && r.Hash != hash {
+					t.Fatalf("replay %d: hash %#x, then %#x", i, hash, r.Hash)
+				}
+				hash = r.Hash
+			}
+			r, _, err := weft.Replay(flakyCounter(true), e.Schedule)
+			if err != nil || r.Failure != nil {
+				t.Errorf("the fixed twin along the saved entry: %v %v", r.Failure, err)
+			}
+			if _, err := os.Stat(filepath.Join(logs, "TestFlaky-run"+itoa(rc.Run)+".log")); err != nil {
+				t.Errorf("log not kept: %v", err)
+			}
+		})
+	}
+}
+
+func TestRecordRunsRejectsAnUnknownRecorder(t *testing.T) {
+	_, err := weft.RecordRuns(flakyCounter(true), weft.RecordWith("lamport"))
+	if err == nil || !strings.Contains(err.Error(), `unknown recorder "lamport"`) || !strings.Contains(err.Error(), "light") {
+		t.Errorf("error %v", err)
+	}
+}
+
+func TestRecordRunsPassingRuns(t *testing.T) {
+	f, err := weft.RecordRuns(flakyCounter(true), weft.Runs(20))
+	if err != nil || f != nil {
+		t.Errorf("finding %v, error %v", f, err)
+	}
+}
