@@ -11,17 +11,30 @@ import (
 	"github.com/weftdev/weft/sim"
 )
 
+// Guard modes of lightLostUpdate.
+const (
+	lightKeepGuard  = iota // the Vars always under the Mutex: Lemma 4.2 applies
+	lightNoGuard           // a first read without the lock: everything logged
+	lightBreakGuard        // the check reads the counter without the lock, late
+)
+
 // lightLostUpdate: workers add to a counter, reading and writing it in
-// separate critical sections; the last one to finish checks the total. With
-// unguarded, the root reads the counter without the lock first, so that
-// Lemma 4.2 does not apply and every dependence is logged.
-func lightLostUpdate(workers int, unguarded bool) func() {
+// separate critical sections; the last one to finish checks the total
+// (with lightBreakGuard, a checker goroutine waits for them all under the
+// lock, then checks the counter without it, which breaks its guard after
+// all the skipped accesses, with no data race).
+func lightLostUpdate(workers int, mode int) func() {
 	return func() {
 		var m sim.Mutex
 		c, done := sim.NewVar(0), sim.NewVar(0)
-		if unguarded {
+		if mode == lightNoGuard {
 			_ = c.Load()
 			_ = done.Load()
+		}
+		check := func() {
+			if got := c.Load(); got != workers {
+				panic(fmt.Sprintf("lost update: got %d want %d", got, workers))
+			}
 		}
 		for range workers {
 			sim.Go(func() {
@@ -35,11 +48,23 @@ func lightLostUpdate(workers int, unguarded bool) func() {
 				defer m.Unlock()
 				d := done.Load() + 1
 				done.Store(d)
-				if d == workers {
-					if got := c.Load(); got != workers {
-						panic(fmt.Sprintf("lost update: got %d want %d", got, workers))
-					}
+				if d == workers && mode != lightBreakGuard {
+					check()
 				}
+			})
+		}
+		if mode == lightBreakGuard {
+			sim.Go(func() {
+				for {
+					m.Lock()
+					d := done.Load()
+					m.Unlock()
+					if d == workers {
+						break
+					}
+					sim.Yield()
+				}
+				check()
 			})
 		}
 	}
@@ -64,9 +89,9 @@ func lightRecordOnce(t testing.TB, body func(), dir string) (*record.Result, *re
 }
 
 func TestLightReplayFailure(t *testing.T) {
-	for _, unguarded := range []bool{false, true} {
-		t.Run(fmt.Sprintf("unguarded=%v", unguarded), func(t *testing.T) {
-			body := lightLostUpdate(3, unguarded)
+	for mode, name := range []string{"guarded", "unguarded", "guard-broken"} {
+		t.Run(name, func(t *testing.T) {
+			body := lightLostUpdate(3, mode)
 			dir := t.TempDir()
 			var res *record.Result
 			var log *record.Log
@@ -84,6 +109,9 @@ func TestLightReplayFailure(t *testing.T) {
 				t.Fatalf("recorded failure %v: %s", res.Failure.Kind, res.Failure.Message)
 			}
 			t.Logf("failed after %d runs: %s (%d events, %d bytes of log)", runs, res.Failure.Message, res.Events, res.Bytes)
+			if mode == lightBreakGuard && !lightHas(log, lightBarrier) {
+				t.Fatal("the broken guard logged no barrier")
+			}
 			for i := range 20 {
 				out, err := Run(body, log, Options{})
 				if err != nil {
@@ -102,9 +130,9 @@ func TestLightReplayFailure(t *testing.T) {
 }
 
 func TestLightReplayPass(t *testing.T) {
-	for _, unguarded := range []bool{false, true} {
-		t.Run(fmt.Sprintf("unguarded=%v", unguarded), func(t *testing.T) {
-			body := lightLostUpdate(3, unguarded)
+	for mode, name := range []string{"guarded", "unguarded", "guard-broken"} {
+		t.Run(name, func(t *testing.T) {
+			body := lightLostUpdate(3, mode)
 			dir := t.TempDir()
 			for range 100 {
 				res, log := lightRecordOnce(t, body, dir)
@@ -216,8 +244,9 @@ func lightSeedLog(f *testing.F, body func()) []byte {
 // oracle, never a panic; the oracle's answers on the log's own accesses
 // never panic either.
 func FuzzLightLog(f *testing.F) {
-	f.Add(lightSeedLog(f, lightLostUpdate(2, true)))
-	f.Add(lightSeedLog(f, lightLostUpdate(2, false)))
+	f.Add(lightSeedLog(f, lightLostUpdate(2, lightNoGuard)))
+	f.Add(lightSeedLog(f, lightLostUpdate(2, lightKeepGuard)))
+	f.Add(lightSeedLog(f, lightLostUpdate(2, lightBreakGuard)))
 	f.Add([]byte("weft log v1\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		log, err := record.Parse(data)
@@ -340,5 +369,60 @@ func TestLightLogSizeWin(t *testing.T) {
 	t.Logf("Lemma 4.3: %d read intervals logged for 1000 reads (the intervals span %d operations)", reads, reads+folded)
 	if reads > 10 {
 		t.Errorf("%d read intervals for one goroutine's reads of at most 2 writes", reads)
+	}
+}
+
+func lightHas(log *record.Log, tag uint8) bool {
+	for _, th := range log.Threads {
+		for _, e := range th.Entries {
+			if e.Tag == tag {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Atomics: a lost update through separate atomic Load and Store (no data
+// race), replayed from the recording of a failing run.
+func TestLightReplayAtomics(t *testing.T) {
+	const workers, ops = 2, 50
+	body := func() {
+		var a, done sim.Int64
+		for range workers {
+			sim.Go(func() {
+				for range ops {
+					x := a.Load()
+					a.Store(x + 1)
+				}
+				if done.Add(1) == workers {
+					if got := a.Load(); got != workers*ops {
+						panic(fmt.Sprintf("lost update: got %d want %d", got, workers*ops))
+					}
+				}
+			})
+		}
+	}
+	dir := t.TempDir()
+	var res *record.Result
+	var log *record.Log
+	for range 2000 {
+		res, log = lightRecordOnce(t, body, dir)
+		if res.Failure != nil {
+			break
+		}
+	}
+	if res.Failure == nil {
+		t.Skip("no lost update in 2000 recorded runs")
+	}
+	for i := range 20 {
+		out, err := Run(body, log, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := out.Result.Failure
+		if !out.Faithful || f == nil || f.Message != res.Failure.Message {
+			t.Fatalf("replay %d: faithful %v, failure %+v, want %q; problems %v", i, out.Faithful, f, res.Failure.Message, out.Problems)
+		}
 	}
 }
