@@ -2,6 +2,7 @@ package weft_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -103,5 +104,61 @@ func TestRecordRunsPassingRuns(t *testing.T) {
 	f, err := weft.RecordRuns(flakyCounter(true), weft.Runs(20))
 	if err != nil || f != nil {
 		t.Errorf("finding %v, error %v", f, err)
+	}
+}
+
+// TestRecordFlagTarget is run by TestRecordFlag in a child test binary,
+// with -record and the corpus directory in WEFT_RECORD_CORPUS.
+func TestRecordFlagTarget(t *testing.T) {
+	dir := os.Getenv("WEFT_RECORD_CORPUS")
+	if dir == "" {
+		t.Skip("run by TestRecordFlag")
+	}
+	weft.Check(t, flakyCounter(os.Getenv("WEFT_RECORD_FIXED") != ""), weft.CorpusDir(dir))
+}
+
+// TestRecordFlag runs go test's -record flags for real, in a child test
+// binary: the recorded failure is saved, plain go test then replays the
+// saved entry and fails, and passes once the bug is fixed.
+func TestRecordFlag(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs child test binaries")
+	}
+	t.Parallel()
+	dir, logs := t.TempDir(), t.TempDir()
+	child := func(fixed bool, args ...string) (string, bool) {
+		cmd := exec.Command(os.Args[0], append([]string{"-test.run=^TestRecordFlagTarget$", "-test.v"}, args...)...)
+		cmd.Env = append(os.Environ(), "WEFT_RECORD_CORPUS="+dir)
+		if fixed {
+			cmd.Env = append(cmd.Env, "WEFT_RECORD_FIXED=1")
+		}
+		out, err := cmd.CombinedOutput()
+		return string(out), err == nil
+	}
+	out, ok := child(false, "-record=light", "-record.runs=5000", "-record.log="+logs)
+	if ok {
+		if strings.Contains(out, "no failure in") {
+			t.Skipf("no recorded run failed:\n%s", out)
+		}
+		t.Fatalf("-record passed:\n%s", out)
+	}
+	for _, want := range []string{"--- FAIL: TestRecordFlagTarget/record", "failed under the Go scheduler (recorder light", "every goroutine read the recorded values", "saved: ", "log: " + logs} {
+		if !strings.Contains(out, want) {
+			t.Errorf("-record output lacks %q:\n%s", want, out)
+		}
+	}
+	files, err := corpus.List(dir)
+	if err != nil || len(files) != 1 {
+		t.Fatalf("corpus: %v %v", files, err)
+	}
+	out, ok = child(false)
+	if ok || !strings.Contains(out, "the saved schedule") || !strings.Contains(out, "counter: ") {
+		t.Errorf("plain go test with the saved entry:\n%s", out)
+	}
+	if out, ok := child(true); !ok {
+		t.Errorf("the fixed twin with the saved entry:\n%s", out)
+	}
+	if out, ok := child(false, "-record=lamport"); ok || !strings.Contains(out, `unknown recorder "lamport"`) {
+		t.Errorf("an unknown recorder:\n%s", out)
 	}
 }
