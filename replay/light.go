@@ -56,6 +56,17 @@ package replay
 // a location that stayed guarded, ordered by the guard's logged
 // lock order) run freely.
 
+//
+// # Limitations
+//
+// Channels are ghost locations whose operations are read-writes, as the
+// primitives report them: the log orders a channel's operations, but not
+// which of several receivers waiting on an unbuffered channel a send hands
+// its value to. The controller gives it to the first receiver enqueued,
+// which the log does not fix, so a replay of such a handoff may pair them
+// otherwise and be reported unfaithful (record/workload's pipeline).
+// Recording the enqueue as an access of its own would fix it.
+
 import (
 	"fmt"
 	"slices"
