@@ -8,8 +8,8 @@ import (
 	"github.com/weftdev/weft/sched"
 )
 
-// sim's Mutex records with a github.com/sasha-s/go-deadlock mutex, which
-// reports lock-order inversions (a potential deadlock, even one that did not
+// With Options.LockOrder, sim's Mutex records with a
+// github.com/sasha-s/go-deadlock mutex, which reports lock-order inversions (a potential deadlock, even one that did not
 // happen in this run) on the goroutine taking the lock. go-deadlock is
 // configured once, at the first recorded run: its reports go to the run of
 // the goroutine that detects them, as the run's failure, instead of to

@@ -34,6 +34,11 @@ type Options struct {
 	BlockTimeout time.Duration
 	// Seed seeds the goroutines' random choices (Intn, select).
 	Seed uint64
+	// LockOrder watches the order in which goroutines take sim.Mutexes
+	// with github.com/sasha-s/go-deadlock, which reports an inversion (a
+	// potential deadlock) as the run's failure. It captures a stack at
+	// every Lock, which costs far more than recording does.
+	LockOrder bool
 }
 
 // Result is the outcome of a recorded run.
@@ -56,6 +61,10 @@ type Result struct {
 	// Elapsed is the wall time of the run.
 	Elapsed time.Duration
 }
+
+// LockOrder reports whether the run watches the order of locks
+// (Options.LockOrder).
+func (r *Run) LockOrder() bool { return r.opts.LockOrder }
 
 // A Run is one recorded execution.
 type Run struct {

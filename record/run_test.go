@@ -149,7 +149,7 @@ func TestRecordReportsLockOrderInversion(t *testing.T) {
 		a.Lock() // the other order: a potential deadlock
 		a.Unlock()
 		b.Unlock()
-	}, record.Options{})
+	}, record.Options{LockOrder: true})
 	if !res.Complete {
 		t.Fatal("the run did not complete")
 	}

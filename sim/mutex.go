@@ -19,8 +19,35 @@ type Mutex struct {
 type mutexState struct {
 	object
 	locked bool
-	rec    deadlock.Mutex                // recording: the lock, watched for deadlocks
-	owner  atomic.Pointer[record.Thread] // recording: who holds rec
+	// Recording: the lock is checked, a go-deadlock mutex watching the
+	// order of locks, if the run checks it (record.Options.LockOrder),
+	// and fast, a sync.Mutex, if not.
+	checked deadlock.Mutex
+	fast    sync.Mutex
+	owner   atomic.Pointer[record.Thread] // who holds it
+}
+
+func (s *mutexState) lock(t *record.Thread) {
+	if t.Run().LockOrder() {
+		s.checked.Lock()
+	} else {
+		s.fast.Lock()
+	}
+}
+
+func (s *mutexState) tryLock(t *record.Thread) bool {
+	if t.Run().LockOrder() {
+		return s.checked.TryLock()
+	}
+	return s.fast.TryLock()
+}
+
+func (s *mutexState) unlock(t *record.Thread) {
+	if t.Run().LockOrder() {
+		s.checked.Unlock()
+	} else {
+		s.fast.Unlock()
+	}
 }
 
 // unlocked is the Waiter of Lock.
@@ -39,7 +66,7 @@ func (m *Mutex) Lock() {
 	if t := recording(); t != nil {
 		s, l, r := recSync(&m.st, t)
 		t.Beat()
-		s.rec.Lock()
+		s.lock(t)
 		s.owner.Store(t)
 		r.Sync(t, l, sched.ReadWrite, 0)
 		return
@@ -65,7 +92,7 @@ func (m *Mutex) TryLock() bool {
 		// operations and values tells). go-deadlock would report a
 		// TryLock of a mutex the goroutine holds as recursive locking,
 		// though it cannot deadlock: the owner is checked first.
-		if s.owner.Load() == t || !s.rec.TryLock() {
+		if s.owner.Load() == t || !s.tryLock(t) {
 			t.NoAccess()
 			return false
 		}
@@ -91,7 +118,7 @@ func (m *Mutex) Unlock() {
 		s, l, r := recSync(&m.st, t)
 		r.Sync(t, l, sched.Write, 0)
 		s.owner.Store(nil)
-		s.rec.Unlock()
+		s.unlock(t)
 		return
 	}
 	m.mu.Unlock()

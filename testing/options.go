@@ -67,6 +67,7 @@ type config struct {
 	runs          int    // -record.runs
 	logDir        string // -record.log
 	recordTimeout time.Duration
+	lockOrder     bool // -record.lockorder
 }
 
 const defaultIterations = 100
@@ -81,6 +82,7 @@ func newConfig(name string, opts []Option, useFlags bool) (*config, error) {
 		blockTimeout: sched.DefaultBlockTimeout,
 		command:      "go test",
 		runs:         defaultRuns,
+		lockOrder:    true,
 	}
 	for _, o := range opts {
 		o(c)
@@ -115,6 +117,9 @@ func newConfig(name string, opts []Option, useFlags bool) (*config, error) {
 		}
 		if set["record.log"] {
 			c.logDir = *flagRecordLog
+		}
+		if set["record.lockorder"] {
+			c.lockOrder = *flagRecordLocks
 		}
 		if set["record.timeout"] {
 			c.recordTimeout = *flagRecordTimeout

@@ -89,7 +89,7 @@ func recordFind(body func(*T), cfg *config, progress func(time.Duration, int)) (
 			return nil, i, fmt.Errorf("weft: -record: %w", err)
 		}
 		res, err := record.Record(wrap(body, cfg.name, nil), rec, record.Options{
-			Name: cfg.name, Dir: tmp, BlockTimeout: cfg.recordTimeout, Seed: explore.Seed(cfg.seed, i)})
+			Name: cfg.name, Dir: tmp, BlockTimeout: cfg.recordTimeout, Seed: explore.Seed(cfg.seed, i), LockOrder: cfg.lockOrder})
 		if err != nil {
 			return nil, i + 1, fmt.Errorf("weft: -record: %w", err)
 		}
