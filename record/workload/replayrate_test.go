@@ -1,0 +1,125 @@
+package workload
+
+import (
+	"flag"
+	"os"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/weftdev/weft/record"
+	"github.com/weftdev/weft/replay"
+	"github.com/weftdev/weft/sched"
+)
+
+var replayFailures = flag.Int("replayrate", 0, "measure each recorder's replay success rate over this many recorded failing runs of each buggy variant (TestReplayRate)")
+
+// TestReplayRate measures, for each buggy variant and each recorder, how
+// many recorded failing runs replay faithfully under the controller (every
+// goroutine performs the recorded operations and reads the recorded
+// values) with the same failure, and how long a replay takes:
+//
+//	go test -run ReplayRate -replayrate 50 -v ./record/workload
+//
+// It also replays as many passing runs of each correct workload (at about
+// 2000 events) and counts the faithful replays.
+func TestReplayRate(t *testing.T) {
+	if *replayFailures <= 0 {
+		t.Skip("-replayrate not set")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	dir := t.TempDir()
+	for _, w := range Correct(2000) {
+		for _, alg := range record.Algorithms() {
+			faithful := 0
+			var firstProblem string
+			for range *replayFailures {
+				rec, err := record.New(alg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := record.Record(w.Body, rec, record.Options{Name: t.Name(), Dir: dir})
+				if err != nil {
+					t.Fatal(err)
+				}
+				log, err := record.ReadFile(res.Log)
+				os.Remove(res.Log)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out, err := replay.Run(w.Body, log, replay.Options{Sched: sched.Options{MaxSteps: 1 << 22}})
+				switch {
+				case err != nil:
+					firstProblem = err.Error()
+				case out.Faithful && out.Result.Failure == nil:
+					faithful++
+				case firstProblem == "" && len(out.Problems) > 0:
+					firstProblem = strings.Join(out.Problems[:min(3, len(out.Problems))], "; ")
+				}
+			}
+			t.Logf("%-14s %-9s %d/%d passing runs replayed faithfully", w.Name, alg, faithful, *replayFailures)
+			if firstProblem != "" {
+				t.Logf("    first problem: %.300s", firstProblem)
+			}
+		}
+	}
+	for _, w := range Buggy() {
+		for _, alg := range record.Algorithms() {
+			var failing, runs, ok, faithful int
+			var replayTime time.Duration
+			var events uint64
+			var firstProblem string
+			for failing < *replayFailures && runs < 200*(*replayFailures) {
+				runs++
+				rec, err := record.New(alg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := record.Record(w.Body, rec, record.Options{Name: t.Name(), Dir: dir})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Failure == nil {
+					os.Remove(res.Log)
+					continue
+				}
+				failing++
+				events += res.Events
+				log, err := record.ReadFile(res.Log)
+				os.Remove(res.Log)
+				if err != nil {
+					t.Fatal(err)
+				}
+				start := time.Now()
+				out, err := replay.Run(w.Body, log, replay.Options{Sched: sched.Options{MaxSteps: 1 << 22}})
+				replayTime += time.Since(start)
+				if err != nil {
+					if firstProblem == "" {
+						firstProblem = err.Error()
+					}
+					continue
+				}
+				got := out.Result.Failure
+				same := got != nil && got.Kind == res.Failure.Kind && got.Message == res.Failure.Message
+				if same {
+					ok++
+				}
+				if out.Faithful {
+					faithful++
+				} else if firstProblem == "" && len(out.Problems) > 0 {
+					firstProblem = strings.Join(out.Problems[:min(3, len(out.Problems))], "; ")
+				}
+			}
+			if failing == 0 {
+				t.Logf("%-14s %-9s no failing run in %d", w.Name, alg, runs)
+				continue
+			}
+			t.Logf("%-14s %-9s reproduced %d/%d failing runs (%d faithful), %d events, replay %v/run (%d runs recorded)",
+				w.Name, alg, ok, failing, faithful, events/uint64(failing), (replayTime / time.Duration(failing)).Round(time.Microsecond), runs)
+			if firstProblem != "" {
+				t.Logf("    first problem: %.300s", firstProblem)
+			}
+		}
+	}
+}
