@@ -32,10 +32,15 @@ func NewChan[T any](capacity int) *Chan[T] {
 }
 
 // chanState is a channel under control. A buffered channel holds its values
-// in buf; goroutines wait for room or for values by their Waiters. An
-// unbuffered channel needs both sides present: a goroutine about to send or
-// receive queues a waiter, and whichever side runs first completes the
-// other's waiter directly, as Go's runtime does.
+// in buf; goroutines wait for room or for values by their Waiters, and the
+// Step of an operation on it is its completion. An unbuffered channel needs
+// both sides present, and the Step of an operation on it is its arrival:
+// a goroutine that arrives at a send or a receive completes the first
+// waiter of the other side, if there is one, as Go's runtime does, and
+// otherwise queues a waiter and parks (G.Park) until the partner that
+// arrives later completes it. Arrivals are thus scheduling points, ordered
+// by the strategy (a replay's log orders them, see sim/chanrec.go), and the
+// pairing follows from their order: first come, first paired.
 type chanState[T any] struct {
 	object
 	cap    int
@@ -60,6 +65,10 @@ type selection struct {
 	t      *record.Thread
 	wake   chan struct{}
 	closed bool // a send woken by the channel's close
+	// arrived: the operation's access was reported at its arrival (a send
+	// or receive that waits on an unbuffered channel), so the partner that
+	// completes it does not report it on its behalf.
+	arrived bool
 }
 
 // A waiter is one case of a selection queued on an unbuffered channel.
@@ -144,20 +153,14 @@ func (s *chanState[T]) recv(sel *selection) (T, bool) {
 	return w.val, true
 }
 
-// sendWait and recvWait are the Waiters of a single blocking operation.
-type sendWait[T any] struct {
+// waiterDone is the Waiter of a send or receive parked on an unbuffered
+// channel: a partner completed it, or the channel was closed.
+type waiterDone[T any] struct {
 	s *chanState[T]
 	w *waiter[T]
 }
 
-func (x *sendWait[T]) Ready() bool { return x.w.sel.done || x.s.canSend(x.w.sel) }
-
-type recvWait[T any] struct {
-	s *chanState[T]
-	w *waiter[T]
-}
-
-func (x *recvWait[T]) Ready() bool { return x.w.sel.done || x.s.canRecv(x.w.sel) }
+func (x *waiterDone[T]) Ready() bool { return x.w.sel.done || x.s.closed }
 
 // bufferWait is the Waiter of operations on buffered channels, which need no
 // partner.
@@ -188,12 +191,18 @@ func (c *Chan[T]) Send(v T) {
 			s.send(v, nil)
 			return
 		}
+		// The arrival (see chanState).
+		g.Step(opSend, s.id, nil)
+		if s.canSend(nil) {
+			s.send(v, nil) // to the first waiting receiver, or a panic
+			return
+		}
 		w := &waiter[T]{sel: &selection{}, val: v}
 		s.enqueue(&s.sendq, w)
-		g.Step(opSend, s.id, &sendWait[T]{s, w})
+		g.Park(opSend, s.id, &waiterDone[T]{s, w})
 		s.dequeue(&s.sendq, w)
 		if !w.sel.done {
-			s.send(v, w.sel)
+			panic("send on closed channel")
 		}
 		return
 	}
@@ -230,14 +239,16 @@ func (c *Chan[T]) RecvOK() (v T, ok bool) {
 			g.Step(opRecv, s.id, (*recvValue[T])(s))
 			v, ok = s.recv(nil)
 		} else {
-			w := &waiter[T]{sel: &selection{}}
-			s.enqueue(&s.recvq, w)
-			g.Step(opRecv, s.id, &recvWait[T]{s, w})
-			s.dequeue(&s.recvq, w)
-			if w.sel.done {
-				v, ok = w.val, w.ok
+			// The arrival (see chanState).
+			g.Step(opRecv, s.id, nil)
+			if s.canRecv(nil) {
+				v, ok = s.recv(nil) // from the first waiting sender, or closed
 			} else {
-				v, ok = s.recv(w.sel)
+				w := &waiter[T]{sel: &selection{}}
+				s.enqueue(&s.recvq, w)
+				g.Park(opRecv, s.id, &waiterDone[T]{s, w})
+				s.dequeue(&s.recvq, w)
+				v, ok = w.val, w.ok // the zero value if closed
 			}
 		}
 		g.Observe(digest(&v))

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math/rand/v2"
 	"sync"
 
 	"github.com/weftdev/weft/record"
@@ -9,14 +10,34 @@ import (
 
 // Channels recording. A channel's state for the run (chanState, as under
 // control) is a monitor: its buffer and its queues of waiters are guarded
-// by its mutex, and every completed operation is reported with Sync under
-// it. A goroutine that must wait queues a waiter, whose selection it shares
+// by its mutex, and every operation is reported with Sync under it, once.
+// A goroutine that must wait queues a waiter, whose selection it shares
 // with the other cases of its select, and blocks on the selection's wake
 // channel; the partner that completes it claims the selection with a
 // compare-and-swap (so that two partners on different channels never both
-// complete a select), reports its own access and then the waiter's on its
-// behalf, and closes wake. A select locks its channels in the order of
-// their locations.
+// complete a select), and closes wake.
+//
+// When an operation is reported follows what its Step is under control
+// (chan.go, select.go), so that a replay, which orders the Steps as the
+// log orders the reports, pairs the same partners:
+//
+//   - A send or receive on an unbuffered channel is reported at its
+//     arrival: when it completes at once (with the waiting partner it
+//     completes, or on a closed channel), or when it queues its waiter. A
+//     receive that waits reports value 0: the value it will receive is not
+//     known at its arrival. (No recorder needs it: Stride logs no value for
+//     a synchronization read-write, and the value the receiver reads is
+//     checked through its read digest, Thread.Observe, which does not
+//     depend on the order of the reports.) The partner that completes it
+//     later does not report it again.
+//   - An operation on a buffered channel is reported at its completion:
+//     one that waits (for room, for a value) is reported by the partner
+//     that completes it, on its behalf, after the partner's own access.
+//   - A select that completes a case at once is reported at its arrival;
+//     one that waits, at its completion, by the partner, on its behalf (see
+//     selectRecorded).
+//
+// A select locks its channels in the order of their locations.
 
 // recStatus is the outcome of a recorded channel operation attempt.
 type recStatus uint8
@@ -92,7 +113,9 @@ func (s *chanState[T]) recSend(t *record.Thread, r record.Recorder, v T, sel *se
 		if t != nil {
 			r.Sync(t, l, sched.ReadWrite, 0)
 		}
-		r.Sync(w.sel.t, l, sched.ReadWrite, digest(&v))
+		if !w.sel.arrived {
+			r.Sync(w.sel.t, l, sched.ReadWrite, digest(&v))
+		}
 		close(w.sel.wake)
 		return recDone
 	}
@@ -119,7 +142,9 @@ func (s *chanState[T]) recRecv(t *record.Thread, r record.Recorder, sel *selecti
 			// A sender waited for room: its value takes the freed slot.
 			s.buf = append(s.buf, w.val)
 			w.sel.idx = w.idx
-			r.Sync(w.sel.t, l, sched.ReadWrite, 0)
+			if !w.sel.arrived {
+				r.Sync(w.sel.t, l, sched.ReadWrite, 0)
+			}
 			close(w.sel.wake)
 		}
 		return v, true, recDone
@@ -133,7 +158,9 @@ func (s *chanState[T]) recRecv(t *record.Thread, r record.Recorder, sel *selecti
 			v = w.val
 			w.sel.idx = w.idx
 			r.Sync(t, l, sched.ReadWrite, digest(&v))
-			r.Sync(w.sel.t, l, sched.ReadWrite, 0)
+			if !w.sel.arrived {
+				r.Sync(w.sel.t, l, sched.ReadWrite, 0)
+			}
 			close(w.sel.wake)
 			return v, true, recDone
 		}
@@ -142,7 +169,8 @@ func (s *chanState[T]) recRecv(t *record.Thread, r record.Recorder, sel *selecti
 }
 
 // recClose closes s by t under the monitor, reporting it, then the waiters
-// it wakes on their behalf: receivers get zero values, senders panic.
+// it wakes on their behalf (but those reported at their arrival):
+// receivers get zero values, senders panic.
 func (s *chanState[T]) recClose(t *record.Thread, r record.Recorder) bool {
 	if s.closed {
 		return false
@@ -158,7 +186,9 @@ func (s *chanState[T]) recClose(t *record.Thread, r record.Recorder) bool {
 		var zero T
 		w.val, w.ok = zero, false
 		w.sel.idx = w.idx
-		r.Sync(w.sel.t, l, sched.ReadWrite, digest(&zero))
+		if !w.sel.arrived {
+			r.Sync(w.sel.t, l, sched.ReadWrite, digest(&zero))
+		}
 		close(w.sel.wake)
 	}
 	for {
@@ -168,7 +198,9 @@ func (s *chanState[T]) recClose(t *record.Thread, r record.Recorder) bool {
 		}
 		w.sel.closed = true
 		w.sel.idx = w.idx
-		r.Sync(w.sel.t, l, sched.ReadWrite, 0)
+		if !w.sel.arrived {
+			r.Sync(w.sel.t, l, sched.ReadWrite, 0)
+		}
 		close(w.sel.wake)
 	}
 	return true
@@ -186,7 +218,9 @@ func (s *chanState[T]) recDeliver(r record.Recorder, v T, gen uint64) {
 	if w := recClaim(&s.recvq, nil); w != nil {
 		w.val, w.ok = v, true
 		w.sel.idx = w.idx
-		r.Sync(w.sel.t, s.loc, sched.ReadWrite, digest(&v))
+		if !w.sel.arrived {
+			r.Sync(w.sel.t, s.loc, sched.ReadWrite, digest(&v))
+		}
 		close(w.sel.wake)
 		return
 	}
@@ -202,6 +236,16 @@ func (s *chanState[T]) recDrain() {
 	s.gen++
 	s.buf = s.buf[:0]
 	s.mu.Unlock()
+}
+
+// recArrive reports, under the monitor, the arrival of t's send or receive
+// that is about to wait on s, if s is unbuffered: the operation's access
+// (see above). A receive's value is not known yet: the report carries 0.
+func (s *chanState[T]) recArrive(t *record.Thread, r record.Recorder, sel *selection) {
+	if s.cap == 0 {
+		sel.arrived = true
+		r.Sync(t, s.loc, sched.ReadWrite, 0)
+	}
 }
 
 // recBlock waits, as t, for a partner to complete the single waiter w.
@@ -233,6 +277,7 @@ func (c *Chan[T]) recSend(t *record.Thread, v T) {
 	}
 	sel := &selection{t: t, wake: make(chan struct{})}
 	s.enqueue(&s.sendq, &waiter[T]{sel: sel, val: v})
+	s.recArrive(t, r, sel)
 	recBlock(t, sel, &s.mu)
 	if sel.closed {
 		panic("send on closed channel")
@@ -257,6 +302,7 @@ func (c *Chan[T]) recRecv(t *record.Thread) (T, bool) {
 	sel := &selection{t: t, wake: make(chan struct{})}
 	w := &waiter[T]{sel: sel}
 	s.enqueue(&s.recvq, w)
+	s.recArrive(t, r, sel)
 	recBlock(t, sel, &s.mu)
 	t.Observe(digest(&w.val))
 	return w.val, w.ok
@@ -395,6 +441,37 @@ func (x *recChanCase[T]) finish(t *record.Thread, sel *selection) {
 	deliverRecv(x.c, x.v, x.ok)
 }
 
+// selectRecorded runs a select of a recorded run. One that completes a
+// case at once (or runs its default) is reported at its arrival, as a send
+// or receive on an unbuffered channel is, with the case it chose logged
+// (Thread.Log) when several were ready. One that waits is reported at its
+// completion, by the partner that completes it, on its behalf, after the
+// partner's own access (or by the close that wakes it), with the channel it
+// completed on (Thread.Touch) and the case logged as its choice.
+//
+// What a replay gets from this for a select that waited: its Step (its
+// arrival under control) is ordered after the access of the partner that
+// completed it, on that channel; since the partner, arriving first in the
+// replay, queues its waiter, the select finds it there and completes the
+// same case with the same partner. What it does not get: its arrival is
+// not ordered with the accesses of the select's other channels (it touched
+// only the one it completed on), so an operation that came later on
+// another of its channels in the recording may be waiting there too in the
+// replay: the logged choice then picks the recorded case among the ready
+// ones. And a select that waited does not hold its place in the queues of
+// its channels in the order of its arrival, since its arrival is not
+// reported.
+// nilCases counts the cases of rc without a channel.
+func nilCases(rc []recordedCase) int {
+	n := 0
+	for _, c := range rc {
+		if c == nil {
+			n++
+		}
+	}
+	return n
+}
+
 func selectRecorded(t *record.Thread, cases []Case, def int) int {
 	r := t.Op(nil)
 	rc := make([]recordedCase, len(cases))
@@ -446,9 +523,17 @@ func selectRecorded(t *record.Thread, cases []Case, def int) int {
 		}
 		// A ready case whose partner another channel's operation claims
 		// meanwhile fails to commit: then the cases are looked at again.
-		i := ready[t.Choose(len(ready))]
+		// The draw is not logged until a case commits; the log holds the
+		// case's index, as a replay's G.ChooseCase reads it.
+		i := ready[0]
+		if len(ready) > 1 {
+			i = ready[rand.IntN(len(ready))]
+		}
 		if rc[i].commit(t, r, sel) {
 			unlockAll()
+			if len(ready) > 1 {
+				t.Log(i)
+			}
 			t.Touch(rc[i].loc())
 			rc[i].finish(t, sel)
 			return i
@@ -481,6 +566,9 @@ func selectRecorded(t *record.Thread, cases []Case, def int) int {
 	}
 	unlockAll()
 	i := sel.idx
+	if n := len(rc) - nilCases(rc); n > 1 {
+		t.Log(i) // for a replay in which several cases are ready at its arrival
+	}
 	t.Touch(rc[i].loc())
 	rc[i].finish(t, sel)
 	return i

@@ -193,23 +193,40 @@ func (w *selectReady) Ready() bool {
 	return false
 }
 
+// selectControlled runs a select under control. Its Step is its arrival,
+// as for a send or receive on an unbuffered channel (see chanState): it
+// completes a ready case, chosen by the strategy (G.ChooseCase), or runs
+// the default case, or else queues a waiter on each of its unbuffered
+// channels and parks (G.Park) until a partner that arrives later completes
+// one of them, or until a case becomes ready otherwise (a value or room in
+// a buffered channel, a closed channel): it then completes one of those.
 func selectControlled(g *sched.G, cases []Case, def int) int {
 	ctl := make([]controlledCase, len(cases))
+	channels := 0
 	for i := range cases {
 		if c := cases[i]; c.ch != nil {
 			ctl[i] = c.ch.controlled(g, c)
+			channels++
 		}
 	}
+	if def < 0 && channels == 0 {
+		g.Step(opSelect, 0, sched.Never)
+		return -1
+	}
 	sel := &selection{}
-	if def >= 0 {
-		g.Step(opSelect, 0, nil)
-	} else {
+	g.Step(opSelect, 0, nil)
+	ready := readyCases(ctl, sel, nil)
+	if len(ready) == 0 {
+		if def >= 0 {
+			callFunc(cases[def])
+			return def
+		}
 		for i, c := range ctl {
 			if c != nil {
 				c.queue(sel, i)
 			}
 		}
-		g.Step(opSelect, 0, &selectReady{sel: sel, cases: ctl})
+		g.Park(opSelect, 0, &selectReady{sel: sel, cases: ctl})
 		for _, c := range ctl {
 			if c != nil {
 				c.unqueue()
@@ -219,20 +236,22 @@ func selectControlled(g *sched.G, cases []Case, def int) int {
 			ctl[sel.idx].completed()
 			return sel.idx
 		}
+		ready = readyCases(ctl, sel, ready)
 	}
-	var ready []int
+	i := g.ChooseCase(ready)
+	ctl[i].commit(sel)
+	return i
+}
+
+// readyCases appends to ready the indices of the cases of ctl that can
+// proceed now.
+func readyCases(ctl []controlledCase, sel *selection, ready []int) []int {
 	for i, c := range ctl {
 		if c != nil && c.ready(sel) {
 			ready = append(ready, i)
 		}
 	}
-	if len(ready) == 0 {
-		callFunc(cases[def])
-		return def
-	}
-	i := g.ChooseCase(ready)
-	ctl[i].commit(sel)
-	return i
+	return ready
 }
 
 // The channel side of Select.
