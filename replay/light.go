@@ -7,9 +7,9 @@ package replay
 // # Constraints
 //
 // Events are the logged accesses, identified by (goroutine, counter): the
-// first and last read of each dependence interval, every write (record/
-// light.go logs them all, with their predecessor in the location's write
-// order) and every access that carries a barrier. The constraints are:
+// first and last read of each dependence interval, every write that
+// overwrote another goroutine's write (or the initial value), and every
+// access that carries a barrier or a start edge. The constraints are:
 //
 //   - program order: a goroutine's events in counter order;
 //   - a dependence interval w → [first, last] of location ℓ: w before
@@ -24,26 +24,64 @@ package replay
 //   - a barrier (the first logged access of a goroutine to a location whose
 //     Lemma 4.2 guard broke, see record/light.go): the named access before.
 //
-// "x before y" where x is not itself a logged event (a guarded access,
-// skipped at record time) becomes: the last logged event of x's goroutine at
-// or before x, before y; and at replay time y also waits until x's
-// goroutine has performed x (its unlogged accesses run freely).
+// "x before y" where x is not itself a logged event (a guarded access, or a
+// write that was not logged, see below) becomes: the last logged event of
+// x's goroutine at or before x, before y; and at replay time y also waits
+// until x's goroutine has performed x (its unlogged accesses run freely).
 //
-// # Blind writes
+// # Writes, and the ones that are not logged
 //
 // The paper does not replay writes nobody reads. We must replay every user
 // write, and an unknown write could fall inside a dependence interval and
-// change what it reads. So the recorder logs every write with its
-// predecessor (at most 3 bytes for a goroutine's repeated writes to the same
-// location, the common case): the solver knows the whole write order of
-// every logged location, and the interval constraints become precedences.
-// The constraint system is then a DAG (the recorded execution is a
-// topological order of it), solved by Kahn's algorithm in linear time with
-// no search or backtracking: the greedy simulation that executes any
-// goroutine's head event whose predecessors are done never gets stuck on a
-// consistent log. A cycle means a corrupt log, reported as an error. The
-// order prefers to go on with the same goroutine (a depth-first choice), so
-// that the replay switches goroutines rarely.
+// change what it reads. So every location's write order is known to the
+// replay: each logged write names its predecessor, and a write that is not
+// logged is one that overwrote its own goroutine's previous write of the
+// location (record/light.go drops those: a goroutine's runs of writes to a
+// location, a lock's release after its acquire, an atomic counter's
+// uncontended increments cost nothing). Such a write w' with predecessor w,
+// both of goroutine t, is ordered as follows:
+//
+//   - after w, by program order;
+//   - after every interval reading w: the oracle holds any write of ℓ while
+//     some logged interval reading ℓ's current last write in the replay
+//     (tracked from Performed, logged or not) has not performed its last
+//     read. In a faithful replay prefix ℓ's last write is w, the intervals
+//     on w all ended before w' in the recording, and the hold is exactly
+//     the missing edge "last → w'" (it applies to logged writes too,
+//     which have that edge already);
+//   - before the write w'' that overwrote it: w'' is logged unless it is
+//     t's own again, and names w' by identity, so it waits until t has
+//     performed w' (a runtime wait);
+//   - before every interval reading w': their first read names w' and
+//     waits for it likewise, and w'' waits for their last reads (the
+//     interval edges by key, as for guarded writes).
+//
+// So every link of ℓ's write chain is either a logged precedence or program
+// order, and the replay's write order is the recording's. A read-modify-
+// write (an atomic Add, a Lock) that overwrote its own goroutine's write
+// also read it: its flow dependence is program order plus the chain, and
+// the interval rule keeps the other goroutines' reads of the write it
+// overwrites before it. A location under Lemma 4.2 is untouched: guarded
+// accesses are unlogged anyway, and a goroutine's first access after the
+// guard broke logs its barrier even when its write is an own one (the
+// barrier is then an event of its own, at that write). Start edges only
+// matter to the solver (a child cannot run before it is started).
+//
+// The constraint system the solver sees is the static part: a DAG (the
+// recorded execution is a topological order of it), solved by Kahn's
+// algorithm in linear time with no search or backtracking: the greedy
+// simulation that executes any goroutine's head event whose predecessors
+// are done never gets stuck on a consistent log. A cycle means a corrupt
+// log, reported as an error. The order prefers to go on with the same
+// goroutine (a depth-first choice), so that the replay switches goroutines
+// rarely. The solver's total order does not see the unlogged writes, and it
+// need not: it is a proof that the logged constraints are consistent, not
+// the schedule. The oracle enforces the partial order (static edges,
+// runtime waits and holds), and every one of its constraints is one the
+// recording satisfied, so the recorded order is always a linearization:
+// in a faithful prefix, the recording's earliest access not yet performed
+// is allowed (its predecessors all came earlier), and the replay cannot
+// get stuck.
 //
 // # The oracle
 //
@@ -54,8 +92,7 @@ package replay
 // unlogged accesses (the inner reads of an interval, which read the same
 // write as its ends and which no write can separate from them; accesses to
 // a location that stayed guarded, ordered by the guard's logged
-// lock order) run freely.
-
+// lock order) run freely, and its unlogged writes under the hold above.
 //
 // # Limitations
 //
@@ -72,6 +109,7 @@ import (
 	"slices"
 
 	"github.com/weftdev/weft/record"
+	"github.com/weftdev/weft/sched"
 )
 
 // The tags of record/light.go.
@@ -113,6 +151,14 @@ type lightPlan struct {
 	outAt []int32
 	out   []int32
 	indeg []int32
+	// the dependence intervals, by key (location, write read): ivKey
+	// numbers the keys, ivOpen counts each key's intervals, and the
+	// intervals whose last read is event e end keys ivEnd[ivEndAt[e]:
+	// ivEndAt[e+1]].
+	ivKey   map[lightKey]int32
+	ivOpen  []int32
+	ivEndAt []int32
+	ivEnd   []int32
 }
 
 type lightEdge struct{ from, to int32 }
@@ -345,11 +391,21 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 			succKey[k] = e
 		}
 	}
+	p.ivKey = map[lightKey]int32{}
+	var ivEnds []lightEdge // (last read's event, key)
 	for i := 0; i < nt; i++ {
 		for _, r := range reads[i] {
 			if r.w.t == int32(i) && r.w.n >= r.first {
 				return nil, fmt.Errorf("goroutine %d reads its own later write", i)
 			}
+			k, ok := p.ivKey[lightKey{r.loc, r.w}]
+			if !ok {
+				k = int32(len(p.ivOpen))
+				p.ivKey[lightKey{r.loc, r.w}] = k
+				p.ivOpen = append(p.ivOpen, 0)
+			}
+			p.ivOpen[k]++
+			ivEnds = append(ivEnds, lightEdge{exact(i, r.last), k})
 			after(exact(i, r.first), r.w)
 			s := int32(-1)
 			if sp := succOf(r.loc, r.w); sp != nil {
@@ -370,6 +426,16 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 		}
 	}
 	succEv, succKey = nil, nil
+	slices.SortFunc(ivEnds, func(a, b lightEdge) int { return int(a.from) - int(b.from) })
+	p.ivEndAt = make([]int32, ne+1)
+	p.ivEnd = make([]int32, len(ivEnds))
+	for k, iv := range ivEnds {
+		p.ivEndAt[iv.from+1]++
+		p.ivEnd[k] = iv.to
+	}
+	for e := 0; e < ne; e++ {
+		p.ivEndAt[e+1] += p.ivEndAt[e]
+	}
 	// Runtime waits, by event.
 	slices.SortFunc(waits, func(a, b wait) int { return int(a.e) - int(b.e) })
 	p.waitAt = make([]int32, ne+1)
@@ -442,12 +508,35 @@ type lightOracle struct {
 	cursor []int32  // each goroutine's next logged event
 	doneN  []uint64 // each goroutine's last performed operation
 	indeg  []int32  // predecessors not yet performed
+	open   []int32  // intervals of each key whose last read is not performed
+	// lastW is each location's last write in the replay, logged or not
+	// (absent: the initial value).
+	lastW map[uint32]lightID
 }
 
 func newLightOracle(p *lightPlan) *lightOracle {
 	nt := len(p.base) - 1
-	o := &lightOracle{p: p, cursor: slices.Clone(p.base[:nt]), doneN: make([]uint64, nt), indeg: slices.Clone(p.indeg)}
+	o := &lightOracle{p: p, cursor: slices.Clone(p.base[:nt]), doneN: make([]uint64, nt), indeg: slices.Clone(p.indeg),
+		open: slices.Clone(p.ivOpen), lastW: map[uint32]lightID{}}
 	return o
+}
+
+func isWrite(a Access) bool { return a.Kind == sched.Write || a.Kind == sched.ReadWrite }
+
+// held reports that a is a write of a location whose last write in the
+// replay still has dependence intervals to be read: a write that is not
+// logged (it overwrites its goroutine's own previous write) has no other
+// constraint that keeps it out of them, and a logged one has one anyway.
+func (o *lightOracle) held(a Access) bool {
+	if !isWrite(a) || a.Loc == 0 {
+		return false
+	}
+	w, ok := o.lastW[a.Loc]
+	if !ok {
+		w = lightID{t: -1}
+	}
+	k, ok := o.p.ivKey[lightKey{uint64(a.Loc), w}]
+	return ok && o.open[k] > 0
 }
 
 // event returns the logged event of a, or -1.
@@ -463,6 +552,9 @@ func (o *lightOracle) event(a Access) int32 {
 }
 
 func (o *lightOracle) Allow(a Access) bool {
+	if o.held(a) {
+		return false
+	}
 	e := o.event(a)
 	if e < 0 {
 		return true
@@ -485,10 +577,16 @@ func (o *lightOracle) Performed(a Access) {
 	if a.N > o.doneN[a.Thread] {
 		o.doneN[a.Thread] = a.N
 	}
+	if isWrite(a) && a.Loc != 0 {
+		o.lastW[a.Loc] = lightID{t: int32(a.Thread), n: a.N}
+	}
 	end := o.p.base[a.Thread+1]
 	for c := o.cursor[a.Thread]; c < end && o.p.ns[c] <= a.N; c++ {
 		for _, x := range o.p.out[o.p.outAt[c]:o.p.outAt[c+1]] {
 			o.indeg[x]--
+		}
+		for _, k := range o.p.ivEnd[o.p.ivEndAt[c]:o.p.ivEndAt[c+1]] {
+			o.open[k]--
 		}
 		o.cursor[a.Thread] = c + 1
 	}

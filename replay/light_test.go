@@ -202,6 +202,48 @@ func TestLightOrder(t *testing.T) {
 	}
 }
 
+// An unlogged write (goroutine 0's write at 3 overwrites its own write at
+// 1, and the recorder does not log it) is held while a logged interval
+// reading its predecessor is open; a logged write that names it as its
+// predecessor (goroutine 1's at 3) waits for it by identity.
+func TestLightHoldsUnloggedWrite(t *testing.T) {
+	log := &record.Log{Algorithm: "light", Complete: true, Threads: []record.ThreadLog{
+		{ID: "0", Ops: 3, Entries: []record.Entry{
+			lightEntry(lightWrite, 1, 1, 0, 0),
+			lightEntry(lightWrite, 2, 2, 0, 0),
+		}},
+		{ID: "0.1", Ops: 3, Entries: []record.Entry{
+			lightEntry(lightRead, 1, 1, 2, 1, 1),
+			lightEntry(lightWrite, 3, 1, 2, 3),
+		}},
+	}}
+	o, err := planLight(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := func(th int, n uint64) Access { return Access{Thread: th, N: n, Loc: 1, Kind: sched.Write} }
+	r := func(n uint64) Access { return Access{Thread: 1, N: n, Loc: 1, Kind: sched.Read} }
+	w2 := Access{Thread: 0, N: 2, Loc: 2, Kind: sched.Write}
+	steps := []struct {
+		a     Access
+		allow bool
+	}{
+		{r(1), false}, {w(0, 1), true}, {w2, true},
+		{w(0, 3), false}, // the interval [1, 2] of goroutine 1 reads 1
+		{r(1), true}, {w(0, 3), false}, {r(2), true},
+		{w(1, 3), false}, // its predecessor, goroutine 0's 3, is not performed
+		{w(0, 3), true}, {w(1, 3), true},
+	}
+	for i, s := range steps {
+		if got := o.Allow(s.a); got != s.allow {
+			t.Fatalf("step %d: Allow(%v) = %v, want %v", i, s.a, got, s.allow)
+		}
+		if s.allow {
+			o.Performed(s.a)
+		}
+	}
+}
+
 // A guarded access that the recorder skipped: the barrier waits for it.
 func TestLightBarrierWaits(t *testing.T) {
 	log := &record.Log{Algorithm: "light", Complete: true, Threads: []record.ThreadLog{
