@@ -97,12 +97,13 @@ package replay
 // # Limitations
 //
 // Channels are ghost locations whose operations are read-writes, as the
-// primitives report them: the log orders a channel's operations, but not
-// which of several receivers waiting on an unbuffered channel a send hands
-// its value to. The controller gives it to the first receiver enqueued,
-// which the log does not fix, so a replay of such a handoff may pair them
-// otherwise and be reported unfaithful (record/workload's pipeline).
-// Recording the enqueue as an access of its own would fix it.
+// primitives report them. An operation on an unbuffered channel is its
+// arrival (sim/chanrec.go), so the log's order of a channel's operations
+// fixes which of several waiting receivers a send hands its value to (the
+// first arrived). A select is one access of the one channel it completed
+// on: its arrival is not ordered with the operations of its other
+// channels, so a replay of selects on both sides of channels may pair them
+// otherwise and be reported unfaithful (see selectRecorded).
 
 import (
 	"fmt"

@@ -470,16 +470,12 @@ func TestLightReplayAtomics(t *testing.T) {
 	}
 }
 
-// The workloads of record/workload, recorded and replayed faithfully, but
-// the pipeline: its unbuffered channel has several receivers waiting, and
-// the controller hands a value to the first one enqueued, an order the
-// ghost-location model of channels does not record (see the report in
-// replay/light.go).
+// The workloads of record/workload, recorded and replayed faithfully, the
+// pipeline included: its unbuffered channel has several receivers waiting,
+// and an operation on it is its arrival, which the log orders (see
+// sim/chanrec.go).
 func TestLightWorkloads(t *testing.T) {
 	for _, w := range append(workload.Correct(2000), workload.Buggy()...) {
-		if w.Name == "pipeline" {
-			continue
-		}
 		t.Run(w.Name, func(t *testing.T) {
 			for range 3 {
 				res, log := lightRecordOnce(t, w.Body, t.TempDir())

@@ -441,26 +441,6 @@ func (x *recChanCase[T]) finish(t *record.Thread, sel *selection) {
 	deliverRecv(x.c, x.v, x.ok)
 }
 
-// selectRecorded runs a select of a recorded run. One that completes a
-// case at once (or runs its default) is reported at its arrival, as a send
-// or receive on an unbuffered channel is, with the case it chose logged
-// (Thread.Log) when several were ready. One that waits is reported at its
-// completion, by the partner that completes it, on its behalf, after the
-// partner's own access (or by the close that wakes it), with the channel it
-// completed on (Thread.Touch) and the case logged as its choice.
-//
-// What a replay gets from this for a select that waited: its Step (its
-// arrival under control) is ordered after the access of the partner that
-// completed it, on that channel; since the partner, arriving first in the
-// replay, queues its waiter, the select finds it there and completes the
-// same case with the same partner. What it does not get: its arrival is
-// not ordered with the accesses of the select's other channels (it touched
-// only the one it completed on), so an operation that came later on
-// another of its channels in the recording may be waiting there too in the
-// replay: the logged choice then picks the recorded case among the ready
-// ones. And a select that waited does not hold its place in the queues of
-// its channels in the order of its arrival, since its arrival is not
-// reported.
 // nilCases counts the cases of rc without a channel.
 func nilCases(rc []recordedCase) int {
 	n := 0
@@ -472,6 +452,33 @@ func nilCases(rc []recordedCase) int {
 	return n
 }
 
+// selectRecorded runs a select of a recorded run. One that completes a
+// case at once (or runs its default) is reported at its arrival, as a send
+// or receive on an unbuffered channel is, with the case it chose logged
+// (Thread.Log) if it has several channels, even if that case was the only
+// ready one. One that waits is reported at its completion, by the partner
+// that completes it, on its behalf, after the partner's own access (or by
+// the close that wakes it), with the channel it completed on (Thread.Touch)
+// and the case logged as its choice.
+//
+// What a replay gets from this for a select that waited: its Step (its
+// arrival under control) is ordered after the access of the partner that
+// completed it, on that channel; since the partner, arriving first in the
+// replay, queues its waiter, the select finds it there and completes the
+// same case with the same partner. What it does not get: its arrival is
+// not ordered with the accesses of the select's other channels (it touched
+// only the one it completed on), so an operation that came later on
+// another of its channels in the recording may be waiting there too in the
+// replay: the logged choice then picks the recorded case among the ready
+// ones. The same holds for a select that completed at once. But a select
+// that completed at once with a select that waited (S2 completing S1)
+// arrives, in the replay, before S1 does (its access comes first in the
+// log): it does not find S1 there, and may complete another case that
+// happens to be ready, or wait and be completed by S1 (the same pairing,
+// the other way round). And a select that waited does not hold its place
+// in the queues of its channels in the order of its arrival, since its
+// arrival is not reported: those are the departures a replay of selects
+// may still make.
 func selectRecorded(t *record.Thread, cases []Case, def int) int {
 	r := t.Op(nil)
 	rc := make([]recordedCase, len(cases))
@@ -531,7 +538,9 @@ func selectRecorded(t *record.Thread, cases []Case, def int) int {
 		}
 		if rc[i].commit(t, r, sel) {
 			unlockAll()
-			if len(ready) > 1 {
+			if len(rc)-nilCases(rc) > 1 {
+				// Logged even when it was the only ready case: in a
+				// replay, another may be ready at its arrival.
 				t.Log(i)
 			}
 			t.Touch(rc[i].loc())
