@@ -23,6 +23,12 @@ package record
 // of the same writer extends it, a read of another closes it into the log
 // (tagLightRead) and opens a new one; ExitThread logs the open ones.
 //
+// Lemma 4.3 for own accesses: a read of the goroutine's own last write of
+// the location, and a write that overwrites it, are not logged at all
+// (program order orders them); the read is published in the location
+// (lightLoc.ownRead) for the other goroutine's write that overwrites it,
+// which logs it with its predecessor.
+//
 // Unlike the paper, writes are logged too (tagLightWrite, tagLightWriteOwn):
 // the replay must perform every user write, and a write the solver does not
 // know about could land inside a dependence interval. Each write names its
@@ -30,7 +36,8 @@ package record
 // for a ReadWrite is also the flow dependence of its read); when that
 // predecessor is the same goroutine's previous logged write to the location
 // the entry is just (counter, location). With every write's predecessor, the
-// replay's constraints are plain precedences (see replay/light.go).
+// replay's constraints are plain precedences (see replay/light.go); the
+// writes over the goroutine's own are the exception described above.
 //
 // Lemma 4.2, at run time. A location whose data accesses are always made
 // while the accessing goroutine holds one and the same mutex (its guard) has
@@ -67,7 +74,9 @@ const (
 	// goroutine, counter given as N - counter; k+2: goroutine k.
 	tagLightRead uint8 = TagFirst + iota
 	// tagLightWrite: N = the write; args: location, predecessor code and
-	// counter, coded as a read's writer.
+	// counter, coded as a read's writer, and, if the predecessor's
+	// goroutine read its own write (reads that are not logged), how many
+	// operations after the predecessor its last such read came.
 	tagLightWrite
 	// tagLightWriteOwn: N = the write; args: location. Its predecessor is
 	// the goroutine's previous logged write to the location.
@@ -117,6 +126,13 @@ type lightLoc struct {
 	last    uint64 // identity of the last skipped access
 	skipped uint64
 	barrier uint64
+	// ownRead is the identity of the last read of a goroutine's own last
+	// write (Lemma 4.3: not logged). The write that overwrites it, by
+	// another goroutine, logs it as its predecessor's last reader. The
+	// reader stores it between loading the Word and loading the value,
+	// and validates the Word after: a writer, which marks the Word busy
+	// before loading ownRead, sees every read that validated before it.
+	ownRead atomic.Uint64
 }
 
 // lightThread is Light's state of a goroutine.
@@ -245,8 +261,18 @@ func (r *light) ReadBegin(t *Thread, l *Loc) uint64 {
 		}
 		mu.Unlock()
 	}
-	return l.Word.Load()
+	w := l.Word.Load()
+	if w&lightBusy == 0 && lightOwn(t, w) {
+		// A read of t's own last write: published before the value is
+		// loaded, so that a write that overwrites it after ReadEnd
+		// validated the read sees it (see lightLoc.ownRead).
+		ls.ownRead.Store(lightID(t))
+	}
+	return w
 }
+
+// lightOwn reports that identity w names one of t's writes.
+func lightOwn(t *Thread, w uint64) bool { return w != 0 && uint32((w-1)>>40) == t.idx }
 
 func (r *light) ReadEnd(t *Thread, l *Loc, begin uint64, value uint64) bool {
 	ls := l.State.(*lightLoc)
@@ -268,6 +294,10 @@ func (r *light) read(t *Thread, l *Loc, ls *lightLoc, w uint64) {
 	ts := t.State.(*lightThread)
 	tl := ts.tl(l)
 	ls.logged(t, l, tl)
+	if lightOwn(t, w) {
+		// Program order and the chain of writes order it: no entry.
+		return
+	}
 	if tl.open && tl.w == w {
 		tl.last = t.n
 		return
@@ -328,6 +358,12 @@ func (r *light) write(t *Thread, l *Loc, ls *lightLoc, ts *lightThread, prev uin
 		return
 	}
 	c, v := lightCode(t, prev)
+	if or := ls.ownRead.Load(); prev != 0 && or != 0 && (or-1)>>40 == (prev-1)>>40 && or > prev {
+		// prev's goroutine read prev after writing it: this write
+		// comes after its last such read.
+		t.Stream.Put(tagLightWrite, t.n, uint64(l.id), c, v, or-prev)
+		return
+	}
 	t.Stream.Put(tagLightWrite, t.n, uint64(l.id), c, v)
 }
 
@@ -370,6 +406,9 @@ func (r *light) Sync(t *Thread, l *Loc, a sched.Access, value uint64) {
 	prev := l.Word.Load()
 	switch a {
 	case sched.Read:
+		if lightOwn(t, prev) {
+			ls.ownRead.Store(lightID(t))
+		}
 		r.read(t, l, ls, prev)
 		return
 	case sched.ReadWrite, sched.Write:

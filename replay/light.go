@@ -56,6 +56,15 @@ package replay
 //     waits for it likewise, and w'' waits for their last reads (the
 //     interval edges by key, as for guarded writes).
 //
+// Reads of a goroutine's own last write are not logged either (Lemma 4.3):
+// program order puts them after the write, and the write w'' of another
+// goroutine that overwrote it names, with its predecessor, the last such
+// read (record/light.go publishes it in the location for the writer), and
+// waits for it like for an unlogged write. A publication may be spurious:
+// the read raced with w'' and was retried, reading w'' or a later write;
+// it is then a logged interval's first read, and w'' waits for the
+// operation before it instead.
+//
 // So every link of ℓ's write chain is either a logged precedence or program
 // order, and the replay's write order is the recording's. A read-modify-
 // write (an atomic Add, a Lock) that overwrote its own goroutine's write
@@ -199,6 +208,9 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 		n, loc uint64
 		prev   lightID
 		own    bool
+		// ownRead: the predecessor's goroutine's last read of its own
+		// write (its counter; 0: none logged)
+		ownRead uint64
 	}
 	type read struct {
 		loc, first, last uint64
@@ -237,6 +249,9 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 			if want == 0 {
 				return nil, fmt.Errorf("goroutine %d: unknown entry tag %d", i, e.Tag)
 			}
+			if e.Tag == lightWrite && len(e.Args) == 4 {
+				want = 4
+			}
 			if len(e.Args) != want {
 				return nil, fmt.Errorf("goroutine %d: entry tag %d with %d arguments, want %d", i, e.Tag, len(e.Args), want)
 			}
@@ -257,7 +272,14 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 				if err != nil {
 					return nil, err
 				}
-				writes[i] = append(writes[i], write{n: e.N, loc: e.Args[0], prev: w})
+				wr := write{n: e.N, loc: e.Args[0], prev: w}
+				if len(e.Args) == 4 {
+					if w.t < 0 || e.Args[3] == 0 || e.Args[3] > log.Threads[w.t].Ops-w.n {
+						return nil, fmt.Errorf("goroutine %d: write %d names a read of its predecessor out of range", i, e.N)
+					}
+					wr.ownRead = w.n + e.Args[3]
+				}
+				writes[i] = append(writes[i], wr)
 				ns = append(ns, e.N)
 			case lightWriteOwn:
 				writes[i] = append(writes[i], write{n: e.N, loc: e.Args[0], own: true})
@@ -365,6 +387,12 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 	for k := range succEv {
 		succEv[k] = -1
 	}
+	firsts := map[lightKey]bool{} // the first reads of intervals, by location
+	for i := 0; i < nt; i++ {
+		for _, r := range reads[i] {
+			firsts[lightKey{r.loc, lightID{int32(i), r.first}}] = true
+		}
+	}
 	succKey := make(map[lightKey]int32)
 	succOf := func(loc uint64, w lightID) *int32 {
 		if w.t >= 0 {
@@ -378,6 +406,17 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 		for _, w := range writes[i] {
 			e := exact(i, w.n)
 			after(e, w.prev)
+			if w.ownRead != 0 {
+				// A read whose publication raced with this write
+				// (record/light.go) was retried and read this write
+				// or a later one: it is logged, and only what came
+				// before it precedes this write.
+				n := w.ownRead
+				if firsts[lightKey{w.loc, lightID{w.prev.t, n}}] {
+					n--
+				}
+				after(e, lightID{w.prev.t, n})
+			}
 			if sp := succOf(w.loc, w.prev); sp != nil {
 				if *sp >= 0 {
 					return nil, fmt.Errorf("two writes of location %d follow the same write", w.loc)
