@@ -29,15 +29,14 @@ package record
 // (lightLoc.ownRead) for the other goroutine's write that overwrites it,
 // which logs it with its predecessor.
 //
-// Unlike the paper, writes are logged too (tagLightWrite, tagLightWriteOwn):
-// the replay must perform every user write, and a write the solver does not
-// know about could land inside a dependence interval. Each write names its
-// predecessor in the location's write order (the value it overwrote, which
-// for a ReadWrite is also the flow dependence of its read); when that
-// predecessor is the same goroutine's previous logged write to the location
-// the entry is just (counter, location). With every write's predecessor, the
-// replay's constraints are plain precedences (see replay/light.go); the
-// writes over the goroutine's own are the exception described above.
+// Unlike the paper, writes are logged too (tagLightWrite; tagLightWriteOwn
+// is no longer written, the replay still reads it): the replay must perform
+// every user write, and a write the solver does not know about could land
+// inside a dependence interval. Each logged write names its predecessor in
+// the location's write order (the value it overwrote, which for a ReadWrite
+// is also the flow dependence of its read); the writes over the goroutine's
+// own are not logged, as said above, and the replay holds them while
+// logged reads of their predecessor are pending (see replay/light.go).
 //
 // Lemma 4.2, at run time. A location whose data accesses are always made
 // while the accessing goroutine holds one and the same mutex (its guard) has
