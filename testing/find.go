@@ -2,6 +2,7 @@ package weft
 
 import (
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/weftdev/weft/corpus"
@@ -71,7 +72,7 @@ func minimize(body func(*T), cfg *config, found *explore.Finding, executions int
 	if found.Result.Failure.Kind != sched.Blocked {
 		_, f.Nondeterminism = explore.Verify(plain, m.Result.Schedule, m.Result, 2, opts)
 	}
-	var last *T
+	var last atomic.Pointer[T]
 	traced := opts
 	traced.Trace = true
 	f.Final = sched.Run(wrap(body, cfg.name, &last), explore.Replay(m.Result.Schedule), traced)
@@ -82,9 +83,7 @@ func minimize(body func(*T), cfg *config, found *explore.Finding, executions int
 		}
 		f.Final = m.Result
 	}
-	if last != nil {
-		f.Logs = last.logs
-	}
+	f.Logs = logsOf(&last)
 	f.Failure = f.Final.Failure
 	f.Entry = &corpus.Entry{
 		Test:        cfg.name,
@@ -100,15 +99,27 @@ func minimize(body func(*T), cfg *config, found *explore.Finding, executions int
 }
 
 // wrap turns a test body into the root function of an execution. If last
-// is not nil, it receives the execution's T.
-func wrap(body func(*T), name string, last **T) func() {
+// is not nil, it receives the execution's T. It is atomic: a Blocked
+// execution's goroutines are abandoned, not ended, and may still run.
+func wrap(body func(*T), name string, last *atomic.Pointer[T]) func() {
 	return func() {
 		t := newT(name)
 		if last != nil {
-			*last = t
+			last.Store(t)
 		}
 		body(t)
 	}
+}
+
+// logsOf returns the messages logged by the execution's T in *last.
+func logsOf(last *atomic.Pointer[T]) []string {
+	t := last.Load()
+	if t == nil {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]string(nil), t.logs...)
 }
 
 // Replay runs body once along schedule s (a Finding's Entry.Schedule, or a
@@ -126,14 +137,10 @@ func Replay(body func(*T), s sched.Schedule, opts ...Option) (*sched.Result, []s
 
 // replay runs a saved schedule with the trace on.
 func replay(body func(*T), s sched.Schedule, cfg *config) (*sched.Result, []string, []string) {
-	var last *T
+	var last atomic.Pointer[T]
 	opts := cfg.schedOptions()
 	opts.Trace = true
 	rp := explore.Replay(s)
 	r := sched.Run(wrap(body, cfg.name, &last), rp, opts)
-	var logs []string
-	if last != nil {
-		logs = last.logs
-	}
-	return r, rp.Drift(), logs
+	return r, rp.Drift(), logsOf(&last)
 }
