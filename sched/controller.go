@@ -101,10 +101,10 @@ func (d *Digest) Add(v uint64) {
 		d.Hash = 14695981039346656037
 	}
 	d.Reads++
-	for i := 0; i < 64; i += 8 {
-		d.Hash ^= (v >> i) & 0xff
-		d.Hash *= 1099511628211
-	}
+	// One multiply and a shift: each step is a bijection of the value
+	// for a given hash, so one changed value always changes the hash.
+	h := (d.Hash ^ v) * 0x9e3779b97f4a7c15
+	d.Hash = h ^ h>>29
 }
 
 // An Event is one scheduling point of an execution, as recorded in a trace.
@@ -325,14 +325,18 @@ func (c *Controller) panicked(g *G, r any) {
 // calls a weft primitive while another goroutine holds the baton, the
 // execution fails as an Escape and the caller exits.
 func Current() *G {
-	v := gls.Get()
-	if v == nil {
+	g, _ := gls.Get().(*G)
+	if g == nil {
 		return nil
 	}
-	g, ok := v.(*G)
-	if !ok {
-		return nil
-	}
+	return g.Claim()
+}
+
+// Claim returns g, the goroutine the caller's goroutine-local value names
+// (gls.Get): for callers that look the value up themselves, as Current
+// does. If another goroutine holds the baton, the caller is an escaped
+// goroutine, as for Current: the execution fails and the caller exits.
+func (g *G) Claim() *G {
 	if g.c.cur.Load() != g {
 		g.c.escaped(g)
 	}

@@ -684,13 +684,14 @@ func orUintptrSlow(addr *uintptr, mask uintptr) uintptr {
 // addrLoad performs a load of the memory at p with load, in controlled or
 // recording mode.
 func addrLoad[T any](p unsafe.Pointer, load func() T) T {
-	if g := sched.Current(); g != nil {
+	g, t := lookup()
+	if g != nil {
 		g.Step(opAtomicLoad, addrObject(g, p), nil)
 		v := load()
 		g.Observe(digest(&v))
 		return v
 	}
-	if t := record.Current(); t != nil {
+	if t != nil {
 		return recLoadFn(t, addrLoc(t, p), load)
 	}
 	return load()
@@ -698,12 +699,13 @@ func addrLoad[T any](p unsafe.Pointer, load func() T) T {
 
 // addrStore performs a store of v into the memory at p with store.
 func addrStore[T any](p unsafe.Pointer, v T, store func(T)) {
-	if g := sched.Current(); g != nil {
+	g, t := lookup()
+	if g != nil {
 		g.Step(opAtomicStore, addrObject(g, p), nil)
 		store(v)
 		return
 	}
-	if t := record.Current(); t != nil {
+	if t != nil {
 		recStoreFn(t, addrLoc(t, p), v, store)
 		return
 	}
@@ -713,13 +715,14 @@ func addrStore[T any](p unsafe.Pointer, v T, store func(T)) {
 // addrRMW performs a read-modify-write of the memory at p with f, which
 // returns its result and digests of the values it read and left.
 func addrRMW[R any](p unsafe.Pointer, op *sched.Op, f func() (R, uint64, uint64)) R {
-	if g := sched.Current(); g != nil {
+	g, t := lookup()
+	if g != nil {
 		g.Step(op, addrObject(g, p), nil)
 		res, read, _ := f()
 		g.Observe(read)
 		return res
 	}
-	if t := record.Current(); t != nil {
+	if t != nil {
 		return recRMWFn(t, addrLoc(t, p), f)
 	}
 	res, _, _ := f()

@@ -48,7 +48,8 @@ func (c *Cond) std() *sync.Cond {
 // Broadcast wakes it, then locks c.L again before returning. As with
 // sync.Cond, Wait is called in a loop that checks the condition.
 func (c *Cond) Wait() {
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		s := stateOf(&c.st, g)
 		g.Step(opCondWait, s.id, nil)
 		t := &ticket{}
@@ -58,7 +59,7 @@ func (c *Cond) Wait() {
 		c.L.Lock()
 		return
 	}
-	if t := recording(); t != nil {
+	if t != nil {
 		// Two operations, as under control: the wait-before, enqueued,
 		// and the wait-after, reported once a Signal or Broadcast
 		// released the waiter: by the waker on its behalf if the waiter
@@ -89,7 +90,8 @@ func (c *Cond) Wait() {
 
 // Signal wakes the goroutine that has waited longest, if any.
 func (c *Cond) Signal() {
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		s := stateOf(&c.st, g)
 		g.Step(opCondSignal, s.id, nil)
 		if len(s.waiters) > 0 {
@@ -98,7 +100,7 @@ func (c *Cond) Signal() {
 		}
 		return
 	}
-	if t := recording(); t != nil {
+	if t != nil {
 		s, l, r := recSync(&c.st, t)
 		s.mu.Lock()
 		r.Sync(t, l, sched.ReadWrite, 0)
@@ -114,13 +116,14 @@ func (c *Cond) Signal() {
 
 // Broadcast wakes all goroutines waiting on c.
 func (c *Cond) Broadcast() {
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		s := stateOf(&c.st, g)
 		g.Step(opCondBcast, s.id, nil)
 		releaseAll(&s.waiters)
 		return
 	}
-	if t := recording(); t != nil {
+	if t != nil {
 		s, l, r := recSync(&c.st, t)
 		s.mu.Lock()
 		r.Sync(t, l, sched.ReadWrite, 0)

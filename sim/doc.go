@@ -83,6 +83,28 @@ func current() *sched.G {
 	return sched.Current()
 }
 
+// who returns the controlled goroutine or the recorded one the caller runs
+// on, with one goroutine-local lookup; both nil in plain mode. It is
+// inlined: while no execution runs in the process, it costs one atomic
+// load and no call.
+func who() (g *sched.G, t *record.Thread) {
+	if gls.Active() {
+		g, t = lookup()
+	}
+	return
+}
+
+// lookup is who's lookup when an execution runs in the process.
+func lookup() (*sched.G, *record.Thread) {
+	switch v := gls.Get().(type) {
+	case *sched.G:
+		return v.Claim(), nil
+	case *record.Thread:
+		return nil, v
+	}
+	return nil, nil
+}
+
 // The operations of the primitives, as events and traces name them.
 var (
 	opGo          = sched.NewOp("go")

@@ -72,10 +72,11 @@ func (m *Map) recLock(t *record.Thread) *mapState {
 // Load returns the value stored in the map for a key, or nil if no value is
 // present. The ok result indicates whether value was found in the map.
 func (m *Map) Load(key any) (value any, ok bool) {
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		return m.state(g, opMapLoad).load(key)
 	}
-	if t := recording(); t != nil {
+	if t != nil {
 		s := m.recLock(t)
 		defer s.mu.Unlock()
 		return s.load(key)
@@ -85,11 +86,12 @@ func (m *Map) Load(key any) (value any, ok bool) {
 
 // Store sets the value for a key.
 func (m *Map) Store(key, value any) {
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		m.state(g, opMapStore).store(key, value)
 		return
 	}
-	if t := recording(); t != nil {
+	if t != nil {
 		s := m.recLock(t)
 		defer s.mu.Unlock()
 		s.store(key, value)
@@ -102,10 +104,11 @@ func (m *Map) Store(key, value any) {
 // it stores and returns the given value. The loaded result is true if the
 // value was loaded, false if stored.
 func (m *Map) LoadOrStore(key, value any) (actual any, loaded bool) {
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		return m.state(g, opMapLoadOrStore).loadOrStore(key, value)
 	}
-	if t := recording(); t != nil {
+	if t != nil {
 		s := m.recLock(t)
 		defer s.mu.Unlock()
 		return s.loadOrStore(key, value)
@@ -116,10 +119,11 @@ func (m *Map) LoadOrStore(key, value any) (actual any, loaded bool) {
 // LoadAndDelete deletes the value for a key, returning the previous value if
 // any. The loaded result reports whether the key was present.
 func (m *Map) LoadAndDelete(key any) (value any, loaded bool) {
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		return m.state(g, opMapLoadAndDelete).loadAndDelete(key)
 	}
-	if t := recording(); t != nil {
+	if t != nil {
 		s := m.recLock(t)
 		defer s.mu.Unlock()
 		return s.loadAndDelete(key)
@@ -130,11 +134,12 @@ func (m *Map) LoadAndDelete(key any) (value any, loaded bool) {
 // Delete deletes the value for a key. If the key is not in the map, Delete
 // does nothing.
 func (m *Map) Delete(key any) {
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		m.state(g, opMapDelete).loadAndDelete(key)
 		return
 	}
-	if t := recording(); t != nil {
+	if t != nil {
 		s := m.recLock(t)
 		defer s.mu.Unlock()
 		s.loadAndDelete(key)
@@ -146,10 +151,11 @@ func (m *Map) Delete(key any) {
 // Swap swaps the value for a key and returns the previous value if any. The
 // loaded result reports whether the key was present.
 func (m *Map) Swap(key, value any) (previous any, loaded bool) {
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		return m.state(g, opMapSwap).swap(key, value)
 	}
-	if t := recording(); t != nil {
+	if t != nil {
 		s := m.recLock(t)
 		defer s.mu.Unlock()
 		return s.swap(key, value)
@@ -160,10 +166,11 @@ func (m *Map) Swap(key, value any) (previous any, loaded bool) {
 // CompareAndSwap swaps the old and new values for key if the value stored in
 // the map is equal to old. The old value must be of a comparable type.
 func (m *Map) CompareAndSwap(key, old, new any) (swapped bool) {
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		return m.state(g, opMapCAS).compareAndSwap(key, old, new)
 	}
-	if t := recording(); t != nil {
+	if t != nil {
 		s := m.recLock(t)
 		defer s.mu.Unlock()
 		return s.compareAndSwap(key, old, new)
@@ -177,10 +184,11 @@ func (m *Map) CompareAndSwap(key, old, new any) (swapped bool) {
 // If there is no current value for key in the map, CompareAndDelete returns
 // false (even if the old value is the nil interface value).
 func (m *Map) CompareAndDelete(key, old any) (deleted bool) {
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		return m.state(g, opMapCAD).compareAndDelete(key, old)
 	}
-	if t := recording(); t != nil {
+	if t != nil {
 		s := m.recLock(t)
 		defer s.mu.Unlock()
 		return s.compareAndDelete(key, old)
@@ -219,11 +227,12 @@ func (m *Map) Range(f func(key, value any) bool) {
 
 // Clear deletes all the entries, resulting in an empty Map.
 func (m *Map) Clear() {
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		m.state(g, opMapClear).clear()
 		return
 	}
-	if t := recording(); t != nil {
+	if t != nil {
 		s := m.recLock(t)
 		defer s.mu.Unlock()
 		s.clear()

@@ -57,13 +57,14 @@ func (w *unlocked) Ready() bool { return !w.locked }
 
 // Lock locks m, waiting until it is available.
 func (m *Mutex) Lock() {
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		s := stateOf(&m.st, g)
 		g.Step(opLock, s.id, (*unlocked)(s))
 		s.locked = true
 		return
 	}
-	if t := recording(); t != nil {
+	if t != nil {
 		s, l, r := recSync(&m.st, t)
 		t.Beat()
 		s.lock(t)
@@ -76,7 +77,8 @@ func (m *Mutex) Lock() {
 
 // TryLock tries to lock m and reports whether it succeeded.
 func (m *Mutex) TryLock() bool {
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		s := stateOf(&m.st, g)
 		g.Step(opTryLock, s.id, nil)
 		if s.locked {
@@ -85,7 +87,7 @@ func (m *Mutex) TryLock() bool {
 		s.locked = true
 		return true
 	}
-	if t := recording(); t != nil {
+	if t != nil {
 		s, l, r := recSync(&m.st, t)
 		// A TryLock that fails touches nothing: a replay need not order
 		// it (it fails again if the lock is held, or the replay's check of
@@ -105,7 +107,8 @@ func (m *Mutex) TryLock() bool {
 
 // Unlock unlocks m. Unlocking an unlocked mutex panics.
 func (m *Mutex) Unlock() {
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		s := stateOf(&m.st, g)
 		g.Step(opUnlock, s.id, nil)
 		if !s.locked {
@@ -114,7 +117,7 @@ func (m *Mutex) Unlock() {
 		s.locked = false
 		return
 	}
-	if t := recording(); t != nil {
+	if t != nil {
 		s, l, r := recSync(&m.st, t)
 		r.Sync(t, l, sched.Write, 0)
 		s.owner.Store(nil)

@@ -43,7 +43,8 @@ func (o *Once) Do(f func()) {
 }
 
 func (o *Once) doSlow(f func()) {
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		s := stateOf(&o.st, g)
 		g.Step(opOnce, s.id, nil)
 		switch {
@@ -57,7 +58,7 @@ func (o *Once) doSlow(f func()) {
 		}
 		return
 	}
-	if t := recording(); t != nil {
+	if t != nil {
 		o.recDo(t, f)
 		return
 	}

@@ -116,10 +116,7 @@ func drawer() (*sched.G, *record.Thread) {
 	if !gls.Active() {
 		return nil, nil
 	}
-	if g := sched.Current(); g != nil {
-		return g, nil
-	}
-	return nil, record.Current()
+	return lookup()
 }
 
 // Int returns a non-negative pseudo-random int, like rand.Int.

@@ -179,13 +179,14 @@ func recSync[S any, P interface {
 
 // atomicLoad performs a load of the location whose state slot is st.
 func atomicLoad[T any](st **varState, load func() T) T {
-	if g := sched.Current(); g != nil {
+	g, t := lookup()
+	if g != nil {
 		g.Step(opAtomicLoad, stateOf(st, g).id, nil)
 		v := load()
 		g.Observe(digest(&v))
 		return v
 	}
-	if t := record.Current(); t != nil {
+	if t != nil {
 		return recLoadFn(t, recState(st, t).loc, load)
 	}
 	return load()
@@ -193,12 +194,13 @@ func atomicLoad[T any](st **varState, load func() T) T {
 
 // atomicStore performs a store of v.
 func atomicStore[T any](st **varState, v T, store func(T)) {
-	if g := sched.Current(); g != nil {
+	g, t := lookup()
+	if g != nil {
 		g.Step(opAtomicStore, stateOf(st, g).id, nil)
 		store(v)
 		return
 	}
-	if t := record.Current(); t != nil {
+	if t != nil {
 		recStoreFn(t, recState(st, t).loc, v, store)
 		return
 	}
@@ -208,13 +210,14 @@ func atomicStore[T any](st **varState, v T, store func(T)) {
 // atomicRMW performs a read-modify-write: f does it and returns its result
 // and digests of the value it read and of the value it left.
 func atomicRMW[R any](st **varState, op *sched.Op, f func() (R, uint64, uint64)) R {
-	if g := sched.Current(); g != nil {
+	g, t := lookup()
+	if g != nil {
 		g.Step(op, stateOf(st, g).id, nil)
 		res, read, _ := f()
 		g.Observe(read)
 		return res
 	}
-	if t := record.Current(); t != nil {
+	if t != nil {
 		return recRMWFn(t, recState(st, t).loc, f)
 	}
 	res, _, _ := f()

@@ -43,7 +43,8 @@ func (w *noReaders) Ready() bool { return w.readers == 0 }
 
 // Lock locks rw for writing.
 func (rw *RWMutex) Lock() {
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		s := stateOf(&rw.st, g)
 		g.Step(opRWLock, s.id, (*noWriter)(s))
 		s.writer = true
@@ -52,7 +53,7 @@ func (rw *RWMutex) Lock() {
 		}
 		return
 	}
-	if t := recording(); t != nil {
+	if t != nil {
 		rw.recLock(t)
 		return
 	}
@@ -61,7 +62,8 @@ func (rw *RWMutex) Lock() {
 
 // TryLock tries to lock rw for writing and reports whether it succeeded.
 func (rw *RWMutex) TryLock() bool {
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		s := stateOf(&rw.st, g)
 		g.Step(opRWTryLock, s.id, nil)
 		if s.writer || s.readers > 0 {
@@ -70,7 +72,7 @@ func (rw *RWMutex) TryLock() bool {
 		s.writer = true
 		return true
 	}
-	if t := recording(); t != nil {
+	if t != nil {
 		s, l, r := recSync(&rw.st, t)
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -87,7 +89,8 @@ func (rw *RWMutex) TryLock() bool {
 
 // Unlock unlocks rw for writing, admitting the readers that wait.
 func (rw *RWMutex) Unlock() {
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		s := stateOf(&rw.st, g)
 		g.Step(opRWUnlock, s.id, nil)
 		if !s.writer || s.readers > 0 {
@@ -98,7 +101,7 @@ func (rw *RWMutex) Unlock() {
 		releaseAll(&s.queued)
 		return
 	}
-	if t := recording(); t != nil {
+	if t != nil {
 		rw.recUnlock(t)
 		return
 	}
@@ -107,7 +110,8 @@ func (rw *RWMutex) Unlock() {
 
 // RLock locks rw for reading.
 func (rw *RWMutex) RLock() {
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		s := stateOf(&rw.st, g)
 		g.Step(opRLock, s.id, nil)
 		if !s.writer {
@@ -119,7 +123,7 @@ func (rw *RWMutex) RLock() {
 		g.Park(opRLockWait, s.id, t)
 		return
 	}
-	if t := recording(); t != nil {
+	if t != nil {
 		s, l, r := recSync(&rw.st, t)
 		s.mu.Lock()
 		if !s.writer {
@@ -140,7 +144,8 @@ func (rw *RWMutex) RLock() {
 
 // TryRLock tries to lock rw for reading and reports whether it succeeded.
 func (rw *RWMutex) TryRLock() bool {
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		s := stateOf(&rw.st, g)
 		g.Step(opTryRLock, s.id, nil)
 		if s.writer {
@@ -149,7 +154,7 @@ func (rw *RWMutex) TryRLock() bool {
 		s.readers++
 		return true
 	}
-	if t := recording(); t != nil {
+	if t != nil {
 		s, l, r := recSync(&rw.st, t)
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -166,7 +171,8 @@ func (rw *RWMutex) TryRLock() bool {
 
 // RUnlock undoes a single RLock.
 func (rw *RWMutex) RUnlock() {
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		s := stateOf(&rw.st, g)
 		g.Step(opRUnlock, s.id, nil)
 		if s.readers == 0 {
@@ -175,7 +181,7 @@ func (rw *RWMutex) RUnlock() {
 		s.readers--
 		return
 	}
-	if t := recording(); t != nil {
+	if t != nil {
 		s, l, r := recSync(&rw.st, t)
 		s.mu.Lock()
 		if s.readers == 0 {

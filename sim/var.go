@@ -33,13 +33,14 @@ func (x *Var[T]) Load() T {
 
 //go:noinline
 func (x *Var[T]) loadSlow() T {
-	if g := sched.Current(); g != nil {
+	g, t := lookup()
+	if g != nil {
 		g.Step(opLoad, stateOf(&x.st, g).id, nil)
 		v := x.v
 		g.Observe(digest(&v))
 		return v
 	}
-	if t := record.Current(); t != nil {
+	if t != nil {
 		return recLoad(t, &x.st, &x.v)
 	}
 	return x.v
@@ -73,10 +74,11 @@ func access(st **varState, op *sched.Op) {
 //
 //go:noinline
 func accessSlow(st **varState, op *sched.Op) *record.Thread {
-	if g := sched.Current(); g != nil {
+	g, t := lookup()
+	if g != nil {
 		s := stateOf(st, g)
 		g.Step(op, s.id, nil)
 		return nil
 	}
-	return record.Current()
+	return t
 }

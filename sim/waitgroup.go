@@ -32,7 +32,8 @@ func (wg *WaitGroup) Add(delta int) { wg.add(opWGAdd, delta) }
 func (wg *WaitGroup) Done() { wg.add(opWGDone, -1) }
 
 func (wg *WaitGroup) add(op *sched.Op, delta int) {
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		s := stateOf(&wg.st, g)
 		g.Step(op, s.id, nil)
 		s.count += delta
@@ -44,7 +45,7 @@ func (wg *WaitGroup) add(op *sched.Op, delta int) {
 		}
 		return
 	}
-	if t := recording(); t != nil {
+	if t != nil {
 		s, l, r := recSync(&wg.st, t)
 		s.mu.Lock()
 		s.count += delta
@@ -70,7 +71,8 @@ func (wg *WaitGroup) add(op *sched.Op, delta int) {
 
 // Wait blocks until the counter is zero.
 func (wg *WaitGroup) Wait() {
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		s := stateOf(&wg.st, g)
 		g.Step(opWGWait, s.id, nil)
 		if s.count == 0 {
@@ -81,7 +83,7 @@ func (wg *WaitGroup) Wait() {
 		g.Park(opWGWait, s.id, t)
 		return
 	}
-	if t := recording(); t != nil {
+	if t != nil {
 		s, l, r := recSync(&wg.st, t)
 		s.mu.Lock()
 		if s.count == 0 {
