@@ -136,9 +136,9 @@ type lightLoc struct {
 
 // lightThread is Light's state of a goroutine.
 type lightThread struct {
-	held []*Loc              // mutexes held
-	locs map[uint32]*lightTL // per location
-	skip bool                // the pending write is a guarded one
+	held []*Loc         // mutexes held
+	locs table[lightTL] // per location
+	skip bool           // the pending write is a guarded one
 	// parent names the operation that started the goroutine, logged
 	// with its first access (tagLightStart), 0 once logged.
 	parent uint64
@@ -158,7 +158,7 @@ func (*light) Algorithm() string { return "light" }
 
 // NewThread is called by the parent goroutine (in Go), the root's by none.
 func (*light) NewThread(t *Thread) {
-	ts := &lightThread{locs: map[uint32]*lightTL{}}
+	ts := &lightThread{}
 	if p := Current(); p != nil && p.run == t.run {
 		ts.parent = lightID(p)
 	}
@@ -183,14 +183,7 @@ func (r *light) stripe(l *Loc) *sync.Mutex {
 	return &r.stripes[h>>22]
 }
 
-func (ts *lightThread) tl(l *Loc) *lightTL {
-	s := ts.locs[l.id]
-	if s == nil {
-		s = &lightTL{}
-		ts.locs[l.id] = s
-	}
-	return s
-}
+func (ts *lightThread) tl(l *Loc) *lightTL { return ts.locs.get(l.id) }
 
 // guarded decides, under l's stripe lock, whether t's access to l is a
 // guarded one, not logged; if not, the location is broken from now on.
@@ -418,16 +411,11 @@ func (r *light) Sync(t *Thread, l *Loc, a sched.Access, value uint64) {
 
 func (r *light) ExitThread(t *Thread) {
 	ts := t.State.(*lightThread)
-	ids := make([]uint32, 0, len(ts.locs))
-	for id, tl := range ts.locs {
+	ts.locs.each(func(id uint32, tl *lightTL) {
 		if tl.open {
-			ids = append(ids, id)
+			lightEmit(t, id, tl)
 		}
-	}
-	slices.Sort(ids)
-	for _, id := range ids {
-		lightEmit(t, id, ts.locs[id])
-	}
+	})
 }
 
 func (r *light) Close(locs []*Loc) {

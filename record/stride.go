@@ -63,8 +63,8 @@ type strideRecorder struct{}
 
 // strideThread is a goroutine's Stride state, its own.
 type strideThread struct {
-	lastLoc uint32            // location of the previous read, 0 for none
-	bound   map[uint32]uint64 // location → last version logged by a read
+	lastLoc uint32        // location of the previous read, 0 for none
+	bound   table[uint64] // location → last version logged by a read
 }
 
 // strideLoc is a location's Stride state, guarded by Loc.Mu (Var writes) or
@@ -77,7 +77,7 @@ type strideLoc struct {
 func (strideRecorder) Algorithm() string { return "stride" }
 
 func (strideRecorder) NewThread(t *Thread) {
-	t.State = &strideThread{bound: map[uint32]uint64{}}
+	t.State = &strideThread{}
 }
 
 func (strideRecorder) NewLoc(l *Loc) { l.State = &strideLoc{} }
@@ -91,8 +91,9 @@ func (strideRecorder) ReadEnd(t *Thread, l *Loc, begin uint64, value uint64) boo
 	bound := (w + 1) / 2
 	st := t.State.(*strideThread)
 	id := l.ID()
-	delta := bound - st.bound[id]
-	st.bound[id] = bound
+	b := st.bound.get(id)
+	delta := bound - *b
+	*b = bound
 	if st.lastLoc == id {
 		t.Stream.Put(StrideReadSame, t.N(), value, delta)
 	} else {
@@ -119,8 +120,9 @@ func (strideRecorder) Sync(t *Thread, l *Loc, a sched.Access, value uint64) {
 		v := l.Word.Load() / 2
 		st := t.State.(*strideThread)
 		id := l.ID()
-		delta := v - st.bound[id]
-		st.bound[id] = v
+		b := st.bound.get(id)
+		delta := v - *b
+		*b = v
 		t.Stream.Put(StrideSyncRead, t.N(), uint64(id), delta)
 		return
 	}
