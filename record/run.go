@@ -75,6 +75,7 @@ type Run struct {
 	mu             sync.Mutex // guards what follows
 	threads        []*Thread
 	locs           []*Loc
+	slab           []Loc // fresh locations, allocated locSlab at a time
 	failures       []*sched.Failure
 	f              *os.File
 	w              *bufio.Writer
@@ -163,9 +164,17 @@ func (r *Run) newThread(id string) *Thread {
 	return t
 }
 
+// locSlab is how many locations newLoc allocates at once.
+const locSlab = 32
+
 func (r *Run) newLoc() *Loc {
 	r.mu.Lock()
-	l := &Loc{id: uint32(len(r.locs) + 1)}
+	if len(r.slab) == 0 {
+		r.slab = make([]Loc, locSlab)
+	}
+	l := &r.slab[0]
+	r.slab = r.slab[1:]
+	l.id = uint32(len(r.locs) + 1)
 	l.Stream = Stream{run: r, kind: chunkLoc, id: l.id}
 	r.locs = append(r.locs, l)
 	r.mu.Unlock()
