@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/weftdev/weft/record"
+	"github.com/weftdev/weft/record/workload"
 	"github.com/weftdev/weft/replay"
 	"github.com/weftdev/weft/sched"
 	"github.com/weftdev/weft/sim"
@@ -36,41 +37,58 @@ func benchBody(workers, rounds int) func() {
 // BenchmarkReplay measures, for each recorder, the time to replay a log of
 // about 10⁴, 10⁵ and 10⁶ events: reading the log, planning (Light's and
 // Stride's solving included) and the controlled execution, which must be
-// faithful.
+// faithful. Two programs: locks, whose goroutines seldom interleave (short
+// logs), and the pipeline workload, whose every channel operation follows
+// another goroutine's (long logs).
 //
-//	go test -run XXX -bench Replay -benchtime 3x ./replay
+//	go test -run XXX -bench Replay -benchtime 2x ./replay
 func BenchmarkReplay(b *testing.B) {
-	for _, algorithm := range record.Algorithms() {
-		for _, events := range []int{1e4, 1e5, 1e6} {
-			b.Run(fmt.Sprintf("%s/events=%d", algorithm, events), func(b *testing.B) {
-				const workers = 4
-				body := benchBody(workers, events/workers/6)
-				rec, err := record.New(algorithm)
-				if err != nil {
-					b.Fatal(err)
+	bodies := []struct {
+		name string
+		make func(events int) func()
+	}{
+		{"locks", func(events int) func() { return benchBody(4, events/4/6) }},
+		{"pipeline", func(events int) func() {
+			for _, w := range workload.Correct(events) {
+				if w.Name == "pipeline" {
+					return w.Body
 				}
-				res, err := record.Record(body, rec, record.Options{Dir: b.TempDir()})
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer os.Remove(res.Log)
-				for b.Loop() {
-					log, err := record.ReadFile(res.Log)
+			}
+			panic("no pipeline workload")
+		}},
+	}
+	for _, program := range bodies {
+		for _, algorithm := range record.Algorithms() {
+			for _, events := range []int{1e4, 1e5, 1e6} {
+				b.Run(fmt.Sprintf("%s/%s/events=%d", program.name, algorithm, events), func(b *testing.B) {
+					body := program.make(events)
+					rec, err := record.New(algorithm)
 					if err != nil {
 						b.Fatal(err)
 					}
-					out, err := replay.Run(body, log, replay.Options{Sched: sched.Options{MaxSteps: 4 * events}})
+					res, err := record.Record(body, rec, record.Options{Dir: b.TempDir()})
 					if err != nil {
 						b.Fatal(err)
 					}
-					if !out.Faithful {
-						b.Fatalf("unfaithful: %v", out.Problems[:min(3, len(out.Problems))])
+					defer os.Remove(res.Log)
+					for b.Loop() {
+						log, err := record.ReadFile(res.Log)
+						if err != nil {
+							b.Fatal(err)
+						}
+						out, err := replay.Run(body, log, replay.Options{Sched: sched.Options{MaxSteps: 4 * events}})
+						if err != nil {
+							b.Fatal(err)
+						}
+						if !out.Faithful {
+							b.Fatalf("unfaithful: %v", out.Problems[:min(3, len(out.Problems))])
+						}
 					}
-				}
-				b.ReportMetric(float64(res.Events), "events")
-				b.ReportMetric(float64(res.Bytes), "logbytes")
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(res.Events), "ns/event")
-			})
+					b.ReportMetric(float64(res.Events), "events")
+					b.ReportMetric(float64(res.Bytes), "logbytes")
+					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(res.Events), "ns/event")
+				})
+			}
 		}
 	}
 }
