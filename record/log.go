@@ -204,21 +204,11 @@ func (d *decoder) uvarint() uint64 {
 	return v
 }
 
+// varint decodes a zigzag varint: binary.Varint's encoding is the
+// uvarint of the zigzagged value.
 func (d *decoder) varint() int64 {
-	if d.err != nil {
-		return 0
-	}
-	v, n := binary.Varint(d.data[d.off:])
-	if n <= 0 {
-		if n == 0 {
-			d.fail(errTruncated)
-		} else {
-			d.fail(errors.New("varint overflows 64 bits"))
-		}
-		return 0
-	}
-	d.off += n
-	return v
+	u := d.uvarint()
+	return int64(u>>1) ^ -int64(u&1)
 }
 
 func (d *decoder) uint64() uint64 {
