@@ -70,7 +70,12 @@ import (
 const (
 	// tagLightRead: N = first read; args: location, writer code, writer
 	// counter, last-first. Writer code 0: the initial value; 1: the same
-	// goroutine, counter given as N - counter; k+2: goroutine k.
+	// goroutine, counter given as N - counter; k+2: goroutine k, counter
+	// given as the zigzag delta to the counter of goroutine k that the
+	// previous such code of this stream named (0 at first). A location
+	// is given as the zigzag delta to the stream's previous entry's
+	// location (0 at first). The replay decodes a stream's entries in
+	// order, as they were written.
 	tagLightRead uint8 = TagFirst + iota
 	// tagLightWrite: N = the write; args: location, predecessor code and
 	// counter, coded as a read's writer, and, if the predecessor's
@@ -142,6 +147,10 @@ type lightThread struct {
 	// parent names the operation that started the goroutine, logged
 	// with its first access (tagLightStart), 0 once logged.
 	parent uint64
+	// The coding state of the stream (see tagLightRead): the counter
+	// last named of each goroutine, by index, and the last location.
+	prevN   []uint64
+	prevLoc uint32
 }
 
 // lightTL is a goroutine's state for one location.
@@ -168,7 +177,7 @@ func (*light) NewThread(t *Thread) {
 // started logs, at t's first access, the operation that started t.
 func (ts *lightThread) started(t *Thread) {
 	if ts.parent != 0 {
-		c, v := lightCode(t, ts.parent)
+		c, v := ts.code(t, t.n, ts.parent)
 		t.Stream.Put(tagLightStart, t.n, c, v)
 		ts.parent = 0
 	}
@@ -216,30 +225,45 @@ func validMutex(m *Loc, t *Thread) bool {
 
 // logged prepares a logged access of t to l: the barrier, once per
 // goroutine after l broke.
-func (ls *lightLoc) logged(t *Thread, l *Loc, tl *lightTL) {
+func (ls *lightLoc) logged(t *Thread, ts *lightThread, l *Loc, tl *lightTL) {
 	if tl.synced {
 		return
 	}
 	tl.synced = true
 	if b := ls.barrier; b != 0 {
-		c, v := lightCode(t, b)
-		t.Stream.Put(tagLightBarrier, t.n, uint64(l.id), c, v)
+		lc := ts.loc(l.id)
+		c, v := ts.code(t, t.n, b)
+		t.Stream.Put(tagLightBarrier, t.n, lc, c, v)
 	}
 }
 
-// lightCode codes identity w (0 the initial value) relative to t's
-// current operation.
-func lightCode(t *Thread, w uint64) (code, v uint64) {
+// code codes identity w (0 the initial value) for an entry of t's stream
+// at counter base (see tagLightRead).
+func (ts *lightThread) code(t *Thread, base, w uint64) (code, v uint64) {
 	if w == 0 {
 		return 0, 0
 	}
 	w--
 	idx, n := uint32(w>>40), w&(1<<40-1)
-	if idx == t.idx && n <= t.n {
-		return 1, t.n - n
+	if idx == t.idx && n <= base {
+		return 1, base - n
 	}
-	return uint64(idx) + 2, n
+	for int(idx) >= len(ts.prevN) {
+		ts.prevN = append(ts.prevN, 0)
+	}
+	d := int64(n - ts.prevN[idx])
+	ts.prevN[idx] = n
+	return uint64(idx) + 2, zigzag(d)
 }
+
+// loc codes location id for an entry of t's stream (see tagLightRead).
+func (ts *lightThread) loc(id uint32) uint64 {
+	d := int64(id) - int64(ts.prevLoc)
+	ts.prevLoc = id
+	return zigzag(d)
+}
+
+func zigzag(d int64) uint64 { return uint64(d<<1) ^ uint64(d>>63) }
 
 func (r *light) ReadBegin(t *Thread, l *Loc) uint64 {
 	ls := l.State.(*lightLoc)
@@ -285,7 +309,7 @@ func (r *light) ReadEnd(t *Thread, l *Loc, begin uint64, value uint64) bool {
 func (r *light) read(t *Thread, l *Loc, ls *lightLoc, w uint64) {
 	ts := t.State.(*lightThread)
 	tl := ts.tl(l)
-	ls.logged(t, l, tl)
+	ls.logged(t, ts, l, tl)
 	if lightOwn(t, w) {
 		// Program order and the chain of writes order it: no entry.
 		return
@@ -295,23 +319,15 @@ func (r *light) read(t *Thread, l *Loc, ls *lightLoc, w uint64) {
 		return
 	}
 	if tl.open {
-		lightEmit(t, l.id, tl)
+		lightEmit(t, ts, l.id, tl)
 	}
 	tl.open, tl.w, tl.first, tl.last = true, w, t.n, t.n
 }
 
-func lightEmit(t *Thread, loc uint32, tl *lightTL) {
-	c, v := uint64(0), uint64(0)
-	if tl.w != 0 {
-		w := tl.w - 1
-		idx, n := uint32(w>>40), w&(1<<40-1)
-		if idx == t.idx && n <= tl.first {
-			c, v = 1, tl.first-n
-		} else {
-			c, v = uint64(idx)+2, n
-		}
-	}
-	t.Stream.Put(tagLightRead, tl.first, uint64(loc), c, v, tl.last-tl.first)
+func lightEmit(t *Thread, ts *lightThread, loc uint32, tl *lightTL) {
+	lc := ts.loc(loc)
+	c, v := ts.code(t, tl.first, tl.w)
+	t.Stream.Put(tagLightRead, tl.first, lc, c, v, tl.last-tl.first)
 	tl.open = false
 }
 
@@ -342,21 +358,22 @@ func (r *light) WriteEnd(t *Thread, l *Loc, a sched.Access, read, written uint64
 // write logs t's write to l, whose predecessor is prev.
 func (r *light) write(t *Thread, l *Loc, ls *lightLoc, ts *lightThread, prev uint64) {
 	tl := ts.tl(l)
-	ls.logged(t, l, tl)
+	ls.logged(t, ts, l, tl)
 	if prev != 0 && uint32((prev-1)>>40) == t.idx {
 		// It overwrites t's own previous write of l: program order
 		// orders the two, and the replay holds it while reads of its
 		// predecessor are pending (see replay/light.go).
 		return
 	}
-	c, v := lightCode(t, prev)
+	lc := ts.loc(l.id)
+	c, v := ts.code(t, t.n, prev)
 	if or := ls.ownRead.Load(); prev != 0 && or != 0 && (or-1)>>40 == (prev-1)>>40 && or > prev {
 		// prev's goroutine read prev after writing it: this write
 		// comes after its last such read.
-		t.Stream.Put(tagLightWrite, t.n, uint64(l.id), c, v, or-prev)
+		t.Stream.Put(tagLightWrite, t.n, lc, c, v, or-prev)
 		return
 	}
-	t.Stream.Put(tagLightWrite, t.n, uint64(l.id), c, v)
+	t.Stream.Put(tagLightWrite, t.n, lc, c, v)
 }
 
 func (r *light) Sync(t *Thread, l *Loc, a sched.Access, value uint64) {
@@ -413,7 +430,7 @@ func (r *light) ExitThread(t *Thread) {
 	ts := t.State.(*lightThread)
 	ts.locs.each(func(id uint32, tl *lightTL) {
 		if tl.open {
-			lightEmit(t, id, tl)
+			lightEmit(t, ts, id, tl)
 		}
 	})
 }

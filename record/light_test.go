@@ -44,13 +44,35 @@ func lightRecord(t *testing.T, body func()) (*record.Result, *record.Log) {
 }
 
 // lightEntries returns Light's entries of a stream (the touches and choices
-// left out).
+// left out), decoded: locations and other goroutines' counters plain, not
+// the zigzag deltas to the stream's previous ones that the log holds.
 func lightEntries(es []record.Entry) []record.Entry {
 	var out []record.Entry
+	var prevLoc uint64
+	prevN := map[uint64]uint64{}
+	unzz := func(v uint64) uint64 { return uint64(int64(v>>1) ^ -int64(v&1)) }
 	for _, e := range es {
-		if e.Tag >= record.TagFirst {
-			out = append(out, e)
+		if e.Tag < record.TagFirst || e.Tag == lightGuarded {
+			continue
 		}
+		args := append([]uint64(nil), e.Args...)
+		loc, who := true, 1
+		switch e.Tag {
+		case lightWriteOwn:
+			who = -1
+		case lightStart:
+			loc, who = false, 0
+		}
+		if loc {
+			prevLoc += unzz(args[0])
+			args[0] = prevLoc
+		}
+		if who >= 0 && args[who] >= 2 {
+			c := args[who]
+			prevN[c] += unzz(args[who+1])
+			args[who+1] = prevN[c]
+		}
+		out = append(out, record.Entry{Tag: e.Tag, N: e.N, Args: args})
 	}
 	return out
 }

@@ -173,8 +173,24 @@ type lightPlan struct {
 
 type lightEdge struct{ from, to int32 }
 
-// decodeWho decodes a writer code relative to counter n of goroutine t.
-func lightDecode(log *record.Log, t int, n, code, v uint64) (lightID, error) {
+// lightStream is the decoding state of one goroutine's stream: the
+// counter last named of each goroutine and the last location (see
+// record/light.go's tagLightRead).
+type lightStream struct {
+	prevN   []uint64
+	prevLoc uint64
+}
+
+// loc decodes a location.
+func (st *lightStream) loc(v uint64) uint64 {
+	st.prevLoc += uint64(unzigzag(v))
+	return st.prevLoc
+}
+
+func unzigzag(v uint64) int64 { return int64(v>>1) ^ -int64(v&1) }
+
+// lightDecode decodes a writer code relative to counter n of goroutine t.
+func lightDecode(log *record.Log, st *lightStream, t int, n, code, v uint64) (lightID, error) {
 	switch {
 	case code == 0:
 		return lightID{t: -1}, nil
@@ -185,6 +201,8 @@ func lightDecode(log *record.Log, t int, n, code, v uint64) (lightID, error) {
 		return lightID{t: int32(t), n: n - v}, nil
 	case code-2 < uint64(len(log.Threads)):
 		u := int(code - 2)
+		st.prevN[u] += uint64(unzigzag(v))
+		v = st.prevN[u]
 		if v == 0 || v > log.Threads[u].Ops {
 			return lightID{}, fmt.Errorf("goroutine %d, operation %d: access %d of goroutine %d, which performed %d", t, n, v, u, log.Threads[u].Ops)
 		}
@@ -228,6 +246,7 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 	p := &lightPlan{base: make([]int32, nt+1)}
 	for i, th := range log.Threads {
 		var ns []uint64
+		st := &lightStream{prevN: make([]uint64, nt)}
 		for _, e := range th.Entries {
 			if e.Tag < record.TagFirst {
 				continue
@@ -257,22 +276,24 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 			}
 			switch e.Tag {
 			case lightRead:
-				w, err := lightDecode(log, i, e.N, e.Args[1], e.Args[2])
+				loc := st.loc(e.Args[0])
+				w, err := lightDecode(log, st, i, e.N, e.Args[1], e.Args[2])
 				if err != nil {
 					return nil, err
 				}
 				if e.Args[3] > th.Ops-e.N {
 					return nil, fmt.Errorf("goroutine %d: interval from operation %d past its end", i, e.N)
 				}
-				r := read{loc: e.Args[0], first: e.N, last: e.N + e.Args[3], w: w}
+				r := read{loc: loc, first: e.N, last: e.N + e.Args[3], w: w}
 				reads[i] = append(reads[i], r)
 				ns = append(ns, r.first, r.last)
 			case lightWrite:
-				w, err := lightDecode(log, i, e.N, e.Args[1], e.Args[2])
+				loc := st.loc(e.Args[0])
+				w, err := lightDecode(log, st, i, e.N, e.Args[1], e.Args[2])
 				if err != nil {
 					return nil, err
 				}
-				wr := write{n: e.N, loc: e.Args[0], prev: w}
+				wr := write{n: e.N, loc: loc, prev: w}
 				if len(e.Args) == 4 {
 					if w.t < 0 || e.Args[3] == 0 || e.Args[3] > log.Threads[w.t].Ops-w.n {
 						return nil, fmt.Errorf("goroutine %d: write %d names a read of its predecessor out of range", i, e.N)
@@ -282,17 +303,18 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 				writes[i] = append(writes[i], wr)
 				ns = append(ns, e.N)
 			case lightWriteOwn:
-				writes[i] = append(writes[i], write{n: e.N, loc: e.Args[0], own: true})
+				writes[i] = append(writes[i], write{n: e.N, loc: st.loc(e.Args[0]), own: true})
 				ns = append(ns, e.N)
 			case lightBarrier:
-				b, err := lightDecode(log, i, e.N, e.Args[1], e.Args[2])
+				loc := st.loc(e.Args[0])
+				b, err := lightDecode(log, st, i, e.N, e.Args[1], e.Args[2])
 				if err != nil {
 					return nil, err
 				}
-				barriers[i] = append(barriers[i], barrier{n: e.N, loc: e.Args[0], b: b})
+				barriers[i] = append(barriers[i], barrier{n: e.N, loc: loc, b: b})
 				ns = append(ns, e.N)
 			case lightStart:
-				b, err := lightDecode(log, i, e.N, e.Args[0], e.Args[1])
+				b, err := lightDecode(log, st, i, e.N, e.Args[0], e.Args[1])
 				if err != nil {
 					return nil, err
 				}
