@@ -50,6 +50,10 @@ type chanState[T any] struct {
 	sendq  []*waiter[T]
 	mu     sync.Mutex // recording: the monitor
 	gen    uint64     // recording: a timer's generation (see recDeliver)
+	// recording: the free list of waiters (see recOp), and its part taken
+	// under mu.
+	free  atomic.Pointer[recOp[T]]
+	spare *recOp[T]
 }
 
 // A selection is one blocking channel operation or select: the waiters of
@@ -180,7 +184,8 @@ func (c *Chan[T]) state(g *sched.G) *chanState[T] {
 
 // Send sends v on c, waiting for room or for a receiver.
 func (c *Chan[T]) Send(v T) {
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		if c == nil {
 			g.Step(opSend, 0, sched.Never)
 			return
@@ -206,7 +211,7 @@ func (c *Chan[T]) Send(v T) {
 		}
 		return
 	}
-	if t := recording(); t != nil {
+	if t != nil {
 		c.recSend(t, v)
 		return
 	}
@@ -229,7 +234,8 @@ func (c *Chan[T]) Recv() T {
 // RecvOK receives from c like Recv; ok is false when c is closed and
 // drained.
 func (c *Chan[T]) RecvOK() (v T, ok bool) {
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		if c == nil {
 			g.Step(opRecv, 0, sched.Never)
 			return v, false
@@ -254,7 +260,7 @@ func (c *Chan[T]) RecvOK() (v T, ok bool) {
 		g.Observe(digest(&v))
 		return v, ok
 	}
-	if t := recording(); t != nil {
+	if t != nil {
 		return c.recRecv(t)
 	}
 	if c == nil {
@@ -266,7 +272,8 @@ func (c *Chan[T]) RecvOK() (v T, ok bool) {
 
 // Close closes c. Closing a closed or nil channel panics.
 func (c *Chan[T]) Close() {
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		if c == nil {
 			g.Step(opClose, 0, nil)
 			panic("close of nil channel")
@@ -279,7 +286,7 @@ func (c *Chan[T]) Close() {
 		s.closed = true
 		return
 	}
-	if t := recording(); t != nil {
+	if t != nil {
 		c.recClose(t)
 		return
 	}
@@ -297,13 +304,14 @@ func (c *Chan[T]) Len() int {
 	if c == nil {
 		return 0
 	}
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		s := c.state(g)
 		g.Step(opLen, s.id, nil)
 		g.Observe(uint64(len(s.buf)))
 		return len(s.buf)
 	}
-	if t := recording(); t != nil {
+	if t != nil {
 		return c.recLen(t)
 	}
 	return len(c.rc)

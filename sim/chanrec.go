@@ -116,7 +116,7 @@ func (s *chanState[T]) recSend(t *record.Thread, r record.Recorder, v T, sel *se
 		if !w.sel.arrived {
 			r.Sync(w.sel.t, l, sched.ReadWrite, digest(&v))
 		}
-		close(w.sel.wake)
+		w.sel.wake <- struct{}{}
 		return recDone
 	}
 	if s.cap > 0 && len(s.buf) < s.cap {
@@ -129,14 +129,29 @@ func (s *chanState[T]) recSend(t *record.Thread, r record.Recorder, v T, sel *se
 	return recBlocked
 }
 
+// recPop removes and returns the first buffered value. A short buffer is
+// shifted down in place, so that its array is reused by the sends that
+// follow, rather than slid along it and reallocated every few receives.
+func (s *chanState[T]) recPop() T {
+	var zero T
+	v := s.buf[0]
+	n := len(s.buf)
+	if n <= 64 {
+		copy(s.buf, s.buf[1:])
+		s.buf[n-1] = zero
+		s.buf = s.buf[:n-1]
+		return v
+	}
+	s.buf[0] = zero
+	s.buf = s.buf[1:]
+	return v
+}
+
 // recRecv attempts a receive by t under the monitor, reporting it.
 func (s *chanState[T]) recRecv(t *record.Thread, r record.Recorder, sel *selection) (v T, ok bool, st recStatus) {
 	l := s.loc
 	if len(s.buf) > 0 {
-		v = s.buf[0]
-		var zero T
-		s.buf[0] = zero
-		s.buf = s.buf[1:]
+		v = s.recPop()
 		r.Sync(t, l, sched.ReadWrite, digest(&v))
 		if w := recClaim(&s.sendq, sel); w != nil {
 			// A sender waited for room: its value takes the freed slot.
@@ -145,7 +160,7 @@ func (s *chanState[T]) recRecv(t *record.Thread, r record.Recorder, sel *selecti
 			if !w.sel.arrived {
 				r.Sync(w.sel.t, l, sched.ReadWrite, 0)
 			}
-			close(w.sel.wake)
+			w.sel.wake <- struct{}{}
 		}
 		return v, true, recDone
 	}
@@ -161,7 +176,7 @@ func (s *chanState[T]) recRecv(t *record.Thread, r record.Recorder, sel *selecti
 			if !w.sel.arrived {
 				r.Sync(w.sel.t, l, sched.ReadWrite, 0)
 			}
-			close(w.sel.wake)
+			w.sel.wake <- struct{}{}
 			return v, true, recDone
 		}
 	}
@@ -189,7 +204,7 @@ func (s *chanState[T]) recClose(t *record.Thread, r record.Recorder) bool {
 		if !w.sel.arrived {
 			r.Sync(w.sel.t, l, sched.ReadWrite, digest(&zero))
 		}
-		close(w.sel.wake)
+		w.sel.wake <- struct{}{}
 	}
 	for {
 		w := recClaim(&s.sendq, nil)
@@ -201,7 +216,7 @@ func (s *chanState[T]) recClose(t *record.Thread, r record.Recorder) bool {
 		if !w.sel.arrived {
 			r.Sync(w.sel.t, l, sched.ReadWrite, 0)
 		}
-		close(w.sel.wake)
+		w.sel.wake <- struct{}{}
 	}
 	return true
 }
@@ -221,7 +236,7 @@ func (s *chanState[T]) recDeliver(r record.Recorder, v T, gen uint64) {
 		if !w.sel.arrived {
 			r.Sync(w.sel.t, s.loc, sched.ReadWrite, digest(&v))
 		}
-		close(w.sel.wake)
+		w.sel.wake <- struct{}{}
 		return
 	}
 	if len(s.buf) == 0 {
@@ -245,6 +260,57 @@ func (s *chanState[T]) recArrive(t *record.Thread, r record.Recorder, sel *selec
 	if s.cap == 0 {
 		sel.arrived = true
 		r.Sync(t, s.loc, sched.ReadWrite, 0)
+	}
+}
+
+// A recOp is the waiter of a send or receive that waits on a channel of
+// a recorded run, with its selection and wake channel. A goroutine waits
+// on at most one operation at a time, and a recOp is no longer referenced
+// once its owner is woken (the partner that claimed it removed it from
+// its queue, and signals wake last): the owner then returns it to the
+// channel's free list, for the next operation that waits there, so that
+// an operation that waits allocates nothing in the steady state. wake has
+// room for the one signal of each wait, so that it is reused, not closed.
+type recOp[T any] struct {
+	sel  selection
+	w    waiter[T]
+	next *recOp[T] // in the free list
+}
+
+// recGet returns a reset recOp for t, under the monitor: from the free
+// list, or new. Only the monitor's holder takes from the free list (it
+// moves the whole shared list to its private part, spare), so that
+// owners can return recOps to it without the monitor.
+func (s *chanState[T]) recGet(t *record.Thread) *recOp[T] {
+	op := s.spare
+	if op == nil {
+		op = s.free.Swap(nil)
+	}
+	if op == nil {
+		op = &recOp[T]{}
+		op.sel.wake = make(chan struct{}, 1)
+		op.w.sel = &op.sel
+	} else {
+		s.spare, op.next = op.next, nil
+	}
+	op.sel.t = t
+	return op
+}
+
+// recPut resets op, whose owner was woken, and returns it to s's free
+// list.
+func (s *chanState[T]) recPut(op *recOp[T]) {
+	var zero T
+	op.w.val, op.w.ok, op.w.idx = zero, false, 0
+	op.sel.t = nil
+	op.sel.idx, op.sel.closed, op.sel.arrived = 0, false, false
+	op.sel.claim.Store(false)
+	for {
+		old := s.free.Load()
+		op.next = old
+		if s.free.CompareAndSwap(old, op) {
+			return
+		}
 	}
 }
 
@@ -275,16 +341,20 @@ func (c *Chan[T]) recSend(t *record.Thread, v T) {
 		s.mu.Unlock()
 		panic("send on closed channel")
 	}
-	sel := &selection{t: t, wake: make(chan struct{})}
-	s.enqueue(&s.sendq, &waiter[T]{sel: sel, val: v})
+	op := s.recGet(t)
+	op.w.val = v
+	sel := &op.sel
+	s.enqueue(&s.sendq, &op.w)
 	s.recArrive(t, r, sel)
 	recBlock(t, sel, &s.mu)
-	if sel.closed {
+	closed := sel.closed
+	s.recPut(op)
+	if closed {
 		panic("send on closed channel")
 	}
 }
 
-func (c *Chan[T]) recRecv(t *record.Thread) (T, bool) {
+func (c *Chan[T]) recRecv(t *record.Thread) (v T, ok bool) {
 	if c == nil {
 		t.Op(nil)
 		t.Beat()
@@ -299,13 +369,15 @@ func (c *Chan[T]) recRecv(t *record.Thread) (T, bool) {
 		t.Observe(digest(&v))
 		return v, ok
 	}
-	sel := &selection{t: t, wake: make(chan struct{})}
-	w := &waiter[T]{sel: sel}
-	s.enqueue(&s.recvq, w)
+	op := s.recGet(t)
+	sel := &op.sel
+	s.enqueue(&s.recvq, &op.w)
 	s.recArrive(t, r, sel)
 	recBlock(t, sel, &s.mu)
-	t.Observe(digest(&w.val))
-	return w.val, w.ok
+	v, ok = op.w.val, op.w.ok
+	s.recPut(op)
+	t.Observe(digest(&v))
+	return v, ok
 }
 
 func (c *Chan[T]) recClose(t *record.Thread) {
@@ -558,7 +630,7 @@ func selectRecorded(t *record.Thread, cases []Case, def int) int {
 		t.Beat()
 		blockForever()
 	}
-	sel.wake = make(chan struct{})
+	sel.wake = make(chan struct{}, 1)
 	for i, c := range rc {
 		if c != nil {
 			c.queue(sel, i)

@@ -124,10 +124,11 @@ func Select(cases ...Case) int {
 			channels++
 		}
 	}
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		return selectControlled(g, cases, def)
 	}
-	if t := recording(); t != nil {
+	if t != nil {
 		return selectRecorded(t, cases, def)
 	}
 	return selectPlain(cases, def, channels)
