@@ -26,6 +26,7 @@ type Thread struct {
 	bit      uint64 // 1<<idx, or 0 for idx ≥ 64
 	rng      uint64
 	bind     gls.Binding
+	touched  uint32 // the location of the last touch entry
 	// Stream is the goroutine's own log stream.
 	Stream Stream
 	// State is the recorder's per-thread state, set by NewThread.
@@ -62,17 +63,27 @@ func (t *Thread) Op(l *Loc) Recorder {
 	}
 	if l != nil && t.bit != 0 && l.touched.Load()&t.bit == 0 {
 		l.touched.Or(t.bit)
-		t.Stream.Put(TagTouch, t.n, uint64(l.id))
+		t.touch(l)
 	} else if l != nil && t.bit == 0 {
-		t.Stream.Put(TagTouch, t.n, uint64(l.id))
+		t.touch(l)
 	}
 	return t.run.rec
 }
 
 // Touch logs that t's current operation accessed l, whether or not t
 // touched l before: a select logs the channel it completed on this way.
-func (t *Thread) Touch(l *Loc) {
-	t.Stream.Put(TagTouch, t.n, uint64(l.id))
+func (t *Thread) Touch(l *Loc) { t.touch(l) }
+
+// touch logs a touch entry of l: with no argument if l follows the
+// location of t's previous touch entry and its id takes more than one
+// byte (a run of new locations, as an array's), else with l's id.
+func (t *Thread) touch(l *Loc) {
+	if l.id >= 1<<7 && l.id == t.touched+1 {
+		t.Stream.Put(TagTouch, t.n)
+	} else {
+		t.Stream.Put(TagTouch, t.n, uint64(l.id))
+	}
+	t.touched = l.id
 }
 
 // NoAccess logs that t's current operation touched no location after all:

@@ -57,12 +57,17 @@ func (s *strategy) Spawned(g *sched.G) {
 		r.touches = map[uint64]uint32{}
 		r.choices = map[uint64][]int{}
 		r.none = map[uint64]bool{}
+		var touched uint32 // the location of the previous touch entry
 		for _, e := range s.log.Threads[i].Entries {
 			switch e.Tag {
 			case record.TagTouch:
+				// No argument: the location after the previous
+				// touch entry's (see record.Thread.Op).
+				touched++
 				if len(e.Args) > 0 {
-					r.touches[e.N] = uint32(e.Args[0])
+					touched = uint32(e.Args[0])
 				}
+				r.touches[e.N] = touched
 			case record.TagNoAccess:
 				r.none[e.N] = true
 			case record.TagChoice:
