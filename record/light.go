@@ -99,6 +99,15 @@ const (
 	tagLightStart
 )
 
+// tagLightRepeat+j, j < lightDict: N = an access; the entry is the one
+// of the stream's last lightDict distinct entries (tags and arguments as
+// coded) that is j-th most recently used, repeated at N. A stream's
+// periodic entries, as a pipeline stage's, cost a byte and N's.
+const (
+	tagLightRepeat uint8 = 16
+	lightDict            = 16
+)
+
 const (
 	lightStripes = 1 << 10
 	lightBusy    = 1 << 62 // Word bit: a write is in progress
@@ -151,6 +160,38 @@ type lightThread struct {
 	// last named of each goroutine, by index, and the last location.
 	prevN   []uint64
 	prevLoc uint32
+	// dict holds the stream's last ndict distinct entries, most
+	// recently used first (see tagLightRepeat).
+	dict  [lightDict]lightEntry
+	ndict int
+}
+
+// lightEntry is a coded entry, but for its counter.
+type lightEntry struct {
+	tag  uint8
+	argc uint8
+	args [4]uint64
+}
+
+// put logs an entry of t's stream, as a repeat of one of the last
+// distinct ones if it is one of them (see tagLightRepeat).
+func (ts *lightThread) put(t *Thread, tag uint8, n uint64, args ...uint64) {
+	e := lightEntry{tag: tag, argc: uint8(len(args))}
+	copy(e.args[:], args)
+	for j := range ts.ndict {
+		if ts.dict[j] == e {
+			copy(ts.dict[1:j+1], ts.dict[:j])
+			ts.dict[0] = e
+			t.Stream.Put(tagLightRepeat+uint8(j), n)
+			return
+		}
+	}
+	if ts.ndict < lightDict {
+		ts.ndict++
+	}
+	copy(ts.dict[1:ts.ndict], ts.dict[:ts.ndict-1])
+	ts.dict[0] = e
+	t.Stream.Put(tag, n, args...)
 }
 
 // lightTL is a goroutine's state for one location.
@@ -178,7 +219,7 @@ func (*light) NewThread(t *Thread) {
 func (ts *lightThread) started(t *Thread) {
 	if ts.parent != 0 {
 		c, v := ts.code(t, t.n, ts.parent)
-		t.Stream.Put(tagLightStart, t.n, c, v)
+		ts.put(t, tagLightStart, t.n, c, v)
 		ts.parent = 0
 	}
 }
@@ -233,7 +274,7 @@ func (ls *lightLoc) logged(t *Thread, ts *lightThread, l *Loc, tl *lightTL) {
 	if b := ls.barrier; b != 0 {
 		lc := ts.loc(l.id)
 		c, v := ts.code(t, t.n, b)
-		t.Stream.Put(tagLightBarrier, t.n, lc, c, v)
+		ts.put(t, tagLightBarrier, t.n, lc, c, v)
 	}
 }
 
@@ -327,7 +368,7 @@ func (r *light) read(t *Thread, l *Loc, ls *lightLoc, w uint64) {
 func lightEmit(t *Thread, ts *lightThread, loc uint32, tl *lightTL) {
 	lc := ts.loc(loc)
 	c, v := ts.code(t, tl.first, tl.w)
-	t.Stream.Put(tagLightRead, tl.first, lc, c, v, tl.last-tl.first)
+	ts.put(t, tagLightRead, tl.first, lc, c, v, tl.last-tl.first)
 	tl.open = false
 }
 
@@ -370,10 +411,10 @@ func (r *light) write(t *Thread, l *Loc, ls *lightLoc, ts *lightThread, prev uin
 	if or := ls.ownRead.Load(); prev != 0 && or != 0 && (or-1)>>40 == (prev-1)>>40 && or > prev {
 		// prev's goroutine read prev after writing it: this write
 		// comes after its last such read.
-		t.Stream.Put(tagLightWrite, t.n, lc, c, v, or-prev)
+		ts.put(t, tagLightWrite, t.n, lc, c, v, or-prev)
 		return
 	}
-	t.Stream.Put(tagLightWrite, t.n, lc, c, v)
+	ts.put(t, tagLightWrite, t.n, lc, c, v)
 }
 
 func (r *light) Sync(t *Thread, l *Loc, a sched.Access, value uint64) {

@@ -17,6 +17,7 @@ const (
 	lightBarrier
 	lightGuarded
 	lightStart
+	lightRepeat = 16 // lightRepeat+j: the j-th most recent distinct entry again
 )
 
 func lightRecord(t *testing.T, body func()) (*record.Result, *record.Log) {
@@ -44,16 +45,30 @@ func lightRecord(t *testing.T, body func()) (*record.Result, *record.Log) {
 }
 
 // lightEntries returns Light's entries of a stream (the touches and choices
-// left out), decoded: locations and other goroutines' counters plain, not
-// the zigzag deltas to the stream's previous ones that the log holds.
+// left out), decoded: repeats expanded, locations and other goroutines'
+// counters plain, not the zigzag deltas to the stream's previous ones
+// that the log holds.
 func lightEntries(es []record.Entry) []record.Entry {
 	var out []record.Entry
+	var dict []record.Entry // the last 16 distinct entries, most recent first
 	var prevLoc uint64
 	prevN := map[uint64]uint64{}
 	unzz := func(v uint64) uint64 { return uint64(int64(v>>1) ^ -int64(v&1)) }
 	for _, e := range es {
-		if e.Tag < record.TagFirst || e.Tag == lightGuarded {
+		if e.Tag < record.TagFirst {
 			continue
+		}
+		if e.Tag >= lightRepeat {
+			d := dict[e.Tag-lightRepeat]
+			copy(dict[1:e.Tag-lightRepeat+1], dict[:e.Tag-lightRepeat])
+			dict[0] = d
+			e = record.Entry{Tag: d.Tag, N: e.N, Args: d.Args}
+		} else {
+			if len(dict) < 16 {
+				dict = append(dict, record.Entry{})
+			}
+			copy(dict[1:], dict[:len(dict)-1])
+			dict[0] = e
 		}
 		args := append([]uint64(nil), e.Args...)
 		loc, who := true, 1

@@ -132,6 +132,14 @@ const (
 	lightStart
 )
 
+// lightRepeat+j, j < lightDict: the j-th most recently used of the
+// stream's last lightDict distinct entries, repeated (record/light.go's
+// tagLightRepeat).
+const (
+	lightRepeat uint8 = 16
+	lightDict         = 16
+)
+
 func init() { register("light", planLight) }
 
 // lightID names an access: goroutine t (-1: the initial value) and counter.
@@ -179,6 +187,28 @@ type lightEdge struct{ from, to int32 }
 type lightStream struct {
 	prevN   []uint64
 	prevLoc uint64
+	dict    []record.Entry // most recently used first, N unused
+}
+
+// expand returns e, a repeat expanded, and keeps the stream's last
+// distinct entries.
+func (st *lightStream) expand(e record.Entry) (record.Entry, error) {
+	if e.Tag >= lightRepeat {
+		j := int(e.Tag - lightRepeat)
+		if j >= len(st.dict) || len(e.Args) != 0 {
+			return e, fmt.Errorf("operation %d: repeat %d of %d entries", e.N, j, len(st.dict))
+		}
+		d := st.dict[j]
+		copy(st.dict[1:j+1], st.dict[:j])
+		st.dict[0] = d
+		return record.Entry{Tag: d.Tag, N: e.N, Args: d.Args}, nil
+	}
+	if len(st.dict) < lightDict {
+		st.dict = append(st.dict, record.Entry{})
+	}
+	copy(st.dict[1:], st.dict[:len(st.dict)-1])
+	st.dict[0] = e
+	return e, nil
 }
 
 // loc decodes a location.
@@ -253,6 +283,10 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 			}
 			if e.N == 0 || e.N > th.Ops {
 				return nil, fmt.Errorf("goroutine %d: entry at operation %d, of %d", i, e.N, th.Ops)
+			}
+			e, err := st.expand(e)
+			if err != nil {
+				return nil, fmt.Errorf("goroutine %d: %v", i, err)
 			}
 			want := 0
 			switch e.Tag {
