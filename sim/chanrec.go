@@ -420,10 +420,12 @@ type recordedCase interface {
 	// if its partner was claimed meanwhile.
 	commit(t *record.Thread, r record.Recorder, sel *selection) bool
 	queue(sel *selection, idx int)
-	unqueue()
+	// unqueue removes the case's waiter, once the select was woken, and
+	// takes its result if a partner completed it (sel.idx).
+	unqueue(sel *selection)
 	// finish runs the case's function, after a commit or a wake, outside
 	// the monitors.
-	finish(t *record.Thread, sel *selection)
+	finish(t *record.Thread)
 }
 
 func (ch *Chan[T]) recorded(t *record.Thread, c Case) recordedCase {
@@ -444,8 +446,8 @@ type recChanCase[T any] struct {
 	cap    int
 	v      T // the value to send; the value received
 	ok     bool
-	closed bool // a send on a closed channel
-	w      *waiter[T]
+	closed bool      // a send on a closed channel
+	w      *recOp[T] // the queued waiter, from the channel's free list
 }
 
 func (x *recChanCase[T]) mon() (*sync.Mutex, uint32) { return &x.s.mu, x.s.loc.ID() }
@@ -478,30 +480,36 @@ func (x *recChanCase[T]) commit(t *record.Thread, r record.Recorder, sel *select
 }
 
 func (x *recChanCase[T]) queue(sel *selection, idx int) {
-	x.w = &waiter[T]{sel: sel, idx: idx, val: x.v}
+	x.w = x.s.recGet(nil)
+	w := &x.w.w
+	w.sel, w.idx, w.val = sel, idx, x.v
 	if x.c.dir == caseSend {
-		x.s.enqueue(&x.s.sendq, x.w)
+		x.s.enqueue(&x.s.sendq, w)
 	} else {
-		x.s.enqueue(&x.s.recvq, x.w)
+		x.s.enqueue(&x.s.recvq, w)
 	}
 }
 
-func (x *recChanCase[T]) unqueue() {
+func (x *recChanCase[T]) unqueue(sel *selection) {
+	w := &x.w.w
 	if x.c.dir == caseSend {
-		x.s.dequeue(&x.s.sendq, x.w)
+		x.s.dequeue(&x.s.sendq, w)
 	} else {
-		x.s.dequeue(&x.s.recvq, x.w)
+		x.s.dequeue(&x.s.recvq, w)
 	}
-}
-
-func (x *recChanCase[T]) finish(t *record.Thread, sel *selection) {
-	if x.w != nil && sel.claim.Load() { // completed by a partner
+	if sel.idx == w.idx { // completed by a partner
 		if x.c.dir == caseSend {
 			x.closed = sel.closed
 		} else {
-			x.v, x.ok = x.w.val, x.w.ok
+			x.v, x.ok = w.val, w.ok
 		}
 	}
+	w.sel = &x.w.sel
+	x.s.recPut(x.w)
+	x.w = nil
+}
+
+func (x *recChanCase[T]) finish(t *record.Thread) {
 	if x.c.dir == caseSend {
 		if x.closed {
 			panic("send on closed channel")
@@ -553,19 +561,18 @@ func nilCases(rc []recordedCase) int {
 // may still make.
 func selectRecorded(t *record.Thread, cases []Case, def int) int {
 	r := t.Op(nil)
-	rc := make([]recordedCase, len(cases))
-	type monitor struct {
-		mu *sync.Mutex
-		id uint32
-	}
-	var mons []monitor
+	rs := recSelects.Get().(*recSelect)
+	rs.sel.t = t
 	for i := range cases {
 		c := cases[i]
 		if c.ch == nil {
+			rs.rc = append(rs.rc, nil)
 			continue
 		}
-		rc[i] = c.ch.recorded(t, c)
-		mu, id := rc[i].mon()
+		x := c.ch.recorded(t, c)
+		rs.rc = append(rs.rc, x)
+		mu, id := x.mon()
+		mons := rs.mons
 		k := len(mons)
 		for k > 0 && mons[k-1].id > id {
 			k--
@@ -573,30 +580,21 @@ func selectRecorded(t *record.Thread, cases []Case, def int) int {
 		if k > 0 && mons[k-1].id == id {
 			continue
 		}
-		mons = append(mons, monitor{})
+		mons = append(mons, recMonitor{})
 		copy(mons[k+1:], mons[k:])
-		mons[k] = monitor{mu, id}
+		mons[k] = recMonitor{mu, id}
+		rs.mons = mons
 	}
-	lockAll := func() {
-		for _, m := range mons {
-			m.mu.Lock()
-		}
-	}
-	unlockAll := func() {
-		for i := len(mons) - 1; i >= 0; i-- {
-			mons[i].mu.Unlock()
-		}
-	}
-	sel := &selection{t: t}
-	var ready []int
+	rc, sel := rs.rc, &rs.sel
 	for {
-		lockAll()
-		ready = ready[:0]
+		rs.lockAll()
+		ready := rs.ready[:0]
 		for i, c := range rc {
 			if c != nil && c.ready(sel) {
 				ready = append(ready, i)
 			}
 		}
+		rs.ready = ready
 		if len(ready) == 0 {
 			break
 		}
@@ -609,48 +607,101 @@ func selectRecorded(t *record.Thread, cases []Case, def int) int {
 			i = ready[rand.IntN(len(ready))]
 		}
 		if rc[i].commit(t, r, sel) {
-			unlockAll()
+			rs.unlockAll()
 			if len(rc)-nilCases(rc) > 1 {
 				// Logged even when it was the only ready case: in a
 				// replay, another may be ready at its arrival.
 				t.Log(i)
 			}
-			t.Touch(rc[i].loc())
-			rc[i].finish(t, sel)
+			x := rc[i]
+			t.Touch(x.loc())
+			rs.release()
+			x.finish(t)
 			return i
 		}
-		unlockAll()
+		rs.unlockAll()
 	}
 	if def >= 0 {
-		unlockAll()
+		rs.unlockAll()
+		rs.release()
 		callFunc(cases[def])
 		return def
 	}
-	if len(mons) == 0 {
+	if len(rs.mons) == 0 {
 		t.Beat()
 		blockForever()
 	}
-	sel.wake = make(chan struct{}, 1)
 	for i, c := range rc {
 		if c != nil {
 			c.queue(sel, i)
 		}
 	}
-	unlockAll()
+	rs.unlockAll()
 	t.Beat()
 	<-sel.wake
-	lockAll()
+	rs.lockAll()
 	for _, c := range rc {
 		if c != nil {
-			c.unqueue()
+			c.unqueue(sel)
 		}
 	}
-	unlockAll()
+	rs.unlockAll()
 	i := sel.idx
 	if n := len(rc) - nilCases(rc); n > 1 {
 		t.Log(i) // for a replay in which several cases are ready at its arrival
 	}
-	t.Touch(rc[i].loc())
-	rc[i].finish(t, sel)
+	x := rc[i]
+	t.Touch(x.loc())
+	rs.release()
+	x.finish(t)
 	return i
+}
+
+// A recSelect is the scratch of a select of a recorded run: its selection,
+// whose wake channel has room for the one signal of its wait, and its
+// cases and monitors. Once the select completed, nothing references its
+// selection (its waiters were unqueued): it returns to recSelects.
+type recSelect struct {
+	sel   selection
+	rc    []recordedCase
+	mons  []recMonitor // in the order of their locations, without duplicates
+	ready []int
+}
+
+// recMonitor is a channel's monitor in a select.
+type recMonitor struct {
+	mu *sync.Mutex
+	id uint32
+}
+
+var recSelects = sync.Pool{New: func() any {
+	rs := &recSelect{}
+	rs.sel.wake = make(chan struct{}, 1)
+	return rs
+}}
+
+func (rs *recSelect) lockAll() {
+	for _, m := range rs.mons {
+		m.mu.Lock()
+	}
+}
+
+func (rs *recSelect) unlockAll() {
+	for i := len(rs.mons) - 1; i >= 0; i-- {
+		rs.mons[i].mu.Unlock()
+	}
+}
+
+// release resets rs and returns it to recSelects.
+func (rs *recSelect) release() {
+	sel := &rs.sel
+	sel.t = nil
+	sel.idx, sel.closed, sel.arrived = 0, false, false
+	sel.claim.Store(false)
+	clear(rs.rc)
+	rs.rc = rs.rc[:0]
+	clear(rs.mons)
+	rs.mons = rs.mons[:0]
+	rs.ready = rs.ready[:0]
+	recSelects.Put(rs)
 }
