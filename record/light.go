@@ -108,6 +108,17 @@ const (
 	lightDict            = 16
 )
 
+// tagLightCopy: N = the last entry's; args: d, k: the k entries (tags
+// and arguments as logged, repeats not expanded, and the differences of
+// their counters to their predecessors') that come d entries before
+// each, d ≤ lightWindow: a run of the stream's period costs an entry.
+// Only Light's entries count.
+const (
+	tagLightCopy uint8 = 14
+	lightWindow        = 64
+	lightMinCopy       = 3 // a copy of fewer entries costs more than they
+)
+
 const (
 	lightStripes = 1 << 10
 	lightBusy    = 1 << 62 // Word bit: a write is in progress
@@ -164,6 +175,19 @@ type lightThread struct {
 	// recently used first (see tagLightRepeat).
 	dict  [lightDict]lightEntry
 	ndict int
+	// hist holds the last entries as logged, the last ml of them
+	// pending: they repeat the entries md before them (see
+	// tagLightCopy); lastN is the counter of the last one.
+	hist   []lightRaw
+	md, ml int
+	lastN  uint64
+}
+
+// lightRaw is an entry as logged (tagLightCopy), but for its counter n.
+type lightRaw struct {
+	e  lightEntry
+	dn uint64 // n minus the previous entry's
+	n  uint64
 }
 
 // lightEntry is a coded entry, but for its counter.
@@ -182,7 +206,7 @@ func (ts *lightThread) put(t *Thread, tag uint8, n uint64, args ...uint64) {
 		if ts.dict[j] == e {
 			copy(ts.dict[1:j+1], ts.dict[:j])
 			ts.dict[0] = e
-			t.Stream.Put(tagLightRepeat+uint8(j), n)
+			ts.raw(t, lightEntry{tag: tagLightRepeat + uint8(j)}, n)
 			return
 		}
 	}
@@ -191,7 +215,57 @@ func (ts *lightThread) put(t *Thread, tag uint8, n uint64, args ...uint64) {
 	}
 	copy(ts.dict[1:ts.ndict], ts.dict[:ts.ndict-1])
 	ts.dict[0] = e
-	t.Stream.Put(tag, n, args...)
+	ts.raw(t, e, n)
+}
+
+// raw logs entry e at counter n, as part of a copy if it repeats the
+// window's entries (see tagLightCopy).
+func (ts *lightThread) raw(t *Thread, e lightEntry, n uint64) {
+	r := lightRaw{e: e, dn: n - ts.lastN, n: n}
+	ts.lastN = n
+	h := ts.hist
+	if ts.md > 0 {
+		if s := h[len(h)-ts.md]; s.e == r.e && s.dn == r.dn {
+			ts.ml++
+			ts.push(r)
+			return
+		}
+		ts.flush(t)
+	}
+	for d := 1; d <= min(lightWindow, len(h)); d++ {
+		if s := h[len(h)-d]; s.e == r.e && s.dn == r.dn {
+			ts.md, ts.ml = d, 1
+			ts.push(r)
+			return
+		}
+	}
+	t.Stream.Put(e.tag, n, e.args[:e.argc]...)
+	ts.push(r)
+}
+
+func (ts *lightThread) push(r lightRaw) {
+	if len(ts.hist) >= 4*lightWindow {
+		// The window and the pending entries a flush logs one by one
+		// (fewer than lightMinCopy) stay.
+		ts.hist = append(ts.hist[:0], ts.hist[len(ts.hist)-2*lightWindow:]...)
+	}
+	ts.hist = append(ts.hist, r)
+}
+
+// flush logs the pending entries: a copy, or each if they are few.
+func (ts *lightThread) flush(t *Thread) {
+	if ts.ml == 0 {
+		return
+	}
+	h := ts.hist
+	if ts.ml >= lightMinCopy {
+		t.Stream.Put(tagLightCopy, h[len(h)-1].n, uint64(ts.md), uint64(ts.ml))
+	} else {
+		for _, r := range h[len(h)-ts.ml:] {
+			t.Stream.Put(r.e.tag, r.n, r.e.args[:r.e.argc]...)
+		}
+	}
+	ts.md, ts.ml = 0, 0
 }
 
 // lightTL is a goroutine's state for one location.
@@ -474,6 +548,7 @@ func (r *light) ExitThread(t *Thread) {
 			lightEmit(t, ts, id, tl)
 		}
 	})
+	ts.flush(t)
 }
 
 func (r *light) Close(locs []*Loc) {

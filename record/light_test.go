@@ -17,8 +17,32 @@ const (
 	lightBarrier
 	lightGuarded
 	lightStart
+	lightCopy   = 14 // args d, k: the k entries d before each again
 	lightRepeat = 16 // lightRepeat+j: the j-th most recent distinct entry again
 )
+
+// lightUncopy returns Light's entries of a stream, copies expanded.
+func lightUncopy(es []record.Entry) []record.Entry {
+	var out []record.Entry
+	for _, e := range es {
+		if e.Tag < record.TagFirst {
+			continue
+		}
+		if e.Tag != lightCopy {
+			out = append(out, e)
+			continue
+		}
+		for range e.Args[1] {
+			k := len(out) - int(e.Args[0])
+			dn := out[k].N
+			if k > 0 {
+				dn -= out[k-1].N
+			}
+			out = append(out, record.Entry{Tag: out[k].Tag, N: out[len(out)-1].N + dn, Args: out[k].Args})
+		}
+	}
+	return out
+}
 
 func lightRecord(t *testing.T, body func()) (*record.Result, *record.Log) {
 	t.Helper()
@@ -45,19 +69,16 @@ func lightRecord(t *testing.T, body func()) (*record.Result, *record.Log) {
 }
 
 // lightEntries returns Light's entries of a stream (the touches and choices
-// left out), decoded: repeats expanded, locations and other goroutines'
-// counters plain, not the zigzag deltas to the stream's previous ones
-// that the log holds.
+// left out), decoded: copies and repeats expanded, locations and other
+// goroutines' counters plain, not the zigzag deltas to the stream's
+// previous ones that the log holds.
 func lightEntries(es []record.Entry) []record.Entry {
 	var out []record.Entry
 	var dict []record.Entry // the last 16 distinct entries, most recent first
 	var prevLoc uint64
 	prevN := map[uint64]uint64{}
 	unzz := func(v uint64) uint64 { return uint64(int64(v>>1) ^ -int64(v&1)) }
-	for _, e := range es {
-		if e.Tag < record.TagFirst {
-			continue
-		}
+	for _, e := range lightUncopy(es) {
 		if e.Tag >= lightRepeat {
 			d := dict[e.Tag-lightRepeat]
 			copy(dict[1:e.Tag-lightRepeat+1], dict[:e.Tag-lightRepeat])

@@ -140,6 +140,55 @@ const (
 	lightDict         = 16
 )
 
+// lightCopy: N = the last entry's; args: d, k: the k entries that come
+// d entries before each, with the same differences of counters to their
+// predecessors' (record/light.go's tagLightCopy).
+const (
+	lightCopy   uint8 = 14
+	lightWindow       = 64
+)
+
+// lightUncopy returns the Light entries of a goroutine's stream that
+// performed ops operations, copies expanded.
+func lightUncopy(es []record.Entry, ops uint64) ([]record.Entry, error) {
+	var out []record.Entry
+	limit := 4*ops + 4 // an operation logs a few entries at most
+	for _, e := range es {
+		if e.Tag < record.TagFirst {
+			continue
+		}
+		if e.Tag != lightCopy {
+			out = append(out, e)
+			continue
+		}
+		if len(e.Args) != 2 || e.Args[0] == 0 || e.Args[0] > lightWindow || e.Args[0] > uint64(len(out)) || e.Args[1] == 0 || e.Args[1] > limit-uint64(len(out)) {
+			return nil, fmt.Errorf("operation %d: malformed copy %v of %d entries", e.N, e.Args, len(out))
+		}
+		d := int(e.Args[0])
+		for range e.Args[1] {
+			k := len(out) - d
+			var dn uint64
+			if k > 0 {
+				dn = out[k].N - out[k-1].N
+			} else {
+				dn = out[k].N
+			}
+			var n uint64
+			if len(out) > 0 {
+				n = out[len(out)-1].N
+			}
+			out = append(out, record.Entry{Tag: out[k].Tag, N: n + dn, Args: out[k].Args})
+		}
+		if out[len(out)-1].N != e.N {
+			return nil, fmt.Errorf("operation %d: copy ends at operation %d", e.N, out[len(out)-1].N)
+		}
+	}
+	if uint64(len(out)) > limit {
+		return nil, fmt.Errorf("%d entries for %d operations", len(out), ops)
+	}
+	return out, nil
+}
+
 func init() { register("light", planLight) }
 
 // lightID names an access: goroutine t (-1: the initial value) and counter.
@@ -277,10 +326,11 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 	for i, th := range log.Threads {
 		var ns []uint64
 		st := &lightStream{prevN: make([]uint64, nt)}
-		for _, e := range th.Entries {
-			if e.Tag < record.TagFirst {
-				continue
-			}
+		es, err := lightUncopy(th.Entries, th.Ops)
+		if err != nil {
+			return nil, fmt.Errorf("goroutine %d: %v", i, err)
+		}
+		for _, e := range es {
 			if e.N == 0 || e.N > th.Ops {
 				return nil, fmt.Errorf("goroutine %d: entry at operation %d, of %d", i, e.N, th.Ops)
 			}
