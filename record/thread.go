@@ -26,7 +26,10 @@ type Thread struct {
 	bit      uint64 // 1<<idx, or 0 for idx ≥ 64
 	rng      uint64
 	bind     gls.Binding
-	touched  uint32 // the location of the last touch entry
+	// The coding state of touch entries (see touch): the locations of
+	// the last two, the last first, and which one a run continues.
+	touched [2]uint32
+	run2    int
 	// Stream is the goroutine's own log stream.
 	Stream Stream
 	// State is the recorder's per-thread state, set by NewThread.
@@ -74,16 +77,31 @@ func (t *Thread) Op(l *Loc) Recorder {
 // touched l before: a select logs the channel it completed on this way.
 func (t *Thread) Touch(l *Loc) { t.touch(l) }
 
-// touch logs a touch entry of l: with no argument if l follows the
-// location of t's previous touch entry and its id takes more than one
-// byte (a run of new locations, as an array's), else with l's id.
+// touch logs a touch entry of l. Runs of locations (an array's) are coded
+// short if their ids take more than a byte: of the locations of t's last
+// two touch entries, l may follow the one that the previous run followed
+// (run2; 0 the last's, as in one run, 1 the one before, as in two
+// interleaved runs): no argument; or the other: argument 0, the other one
+// becoming the run's. Else the argument is l's id. The location l
+// follows is replaced by l, the last's kept before it.
 func (t *Thread) touch(l *Loc) {
-	if l.id >= 1<<7 && l.id == t.touched+1 {
+	id := l.id
+	switch {
+	case id >= 1<<7 && id == t.touched[t.run2]+1:
 		t.Stream.Put(TagTouch, t.n)
-	} else {
-		t.Stream.Put(TagTouch, t.n, uint64(l.id))
+	case id >= 1<<7 && id == t.touched[1-t.run2]+1:
+		t.run2 = 1 - t.run2
+		t.Stream.Put(TagTouch, t.n, 0)
+	default:
+		t.Stream.Put(TagTouch, t.n, uint64(id))
+		t.touched = [2]uint32{id, t.touched[0]}
+		return
 	}
-	t.touched = l.id
+	if t.run2 == 0 {
+		t.touched[0] = id
+	} else {
+		t.touched = [2]uint32{id, t.touched[0]}
+	}
 }
 
 // NoAccess logs that t's current operation touched no location after all:

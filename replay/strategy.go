@@ -57,17 +57,29 @@ func (s *strategy) Spawned(g *sched.G) {
 		r.touches = map[uint64]uint32{}
 		r.choices = map[uint64][]int{}
 		r.none = map[uint64]bool{}
-		var touched uint32 // the location of the previous touch entry
+		// The last two touch entries' locations, and which one a run
+		// continues (see record.Thread.touch).
+		var touched [2]uint32
+		run2 := 0
 		for _, e := range s.log.Threads[i].Entries {
 			switch e.Tag {
 			case record.TagTouch:
-				// No argument: the location after the previous
-				// touch entry's (see record.Thread.Op).
-				touched++
-				if len(e.Args) > 0 {
-					touched = uint32(e.Args[0])
+				if len(e.Args) > 0 && e.Args[0] != 0 {
+					id := uint32(e.Args[0])
+					touched = [2]uint32{id, touched[0]}
+					r.touches[e.N] = id
+					break
 				}
-				r.touches[e.N] = touched
+				if len(e.Args) > 0 {
+					run2 = 1 - run2
+				}
+				id := touched[run2] + 1
+				if run2 == 0 {
+					touched[0] = id
+				} else {
+					touched = [2]uint32{id, touched[0]}
+				}
+				r.touches[e.N] = id
 			case record.TagNoAccess:
 				r.none[e.N] = true
 			case record.TagChoice:
