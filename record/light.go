@@ -75,7 +75,9 @@ const (
 	// previous such code of this stream named (0 at first). A location
 	// is given as the zigzag delta to the stream's previous entry's
 	// location (0 at first). The replay decodes a stream's entries in
-	// order, as they were written.
+	// order, as they were written. The location and the writer code
+	// share an argument (see lightThread.where), in this entry and in
+	// tagLightWrite's and tagLightBarrier's.
 	tagLightRead uint8 = TagFirst + iota
 	// tagLightWrite: N = the write; args: location, predecessor code and
 	// counter, coded as a read's writer, and, if the predecessor's
@@ -346,9 +348,8 @@ func (ls *lightLoc) logged(t *Thread, ts *lightThread, l *Loc, tl *lightTL) {
 	}
 	tl.synced = true
 	if b := ls.barrier; b != 0 {
-		lc := ts.loc(l.id)
-		c, v := ts.code(t, t.n, b)
-		ts.put(t, tagLightBarrier, t.n, lc, c, v)
+		var a [4]uint64
+		ts.put(t, tagLightBarrier, t.n, ts.where(t, &a, l.id, t.n, b)...)
 	}
 }
 
@@ -376,6 +377,21 @@ func (ts *lightThread) loc(id uint32) uint64 {
 	d := int64(id) - int64(ts.prevLoc)
 	ts.prevLoc = id
 	return zigzag(d)
+}
+
+// where codes location id and identity w for an entry of t's stream at
+// counter base, in a (see tagLightRead): the location and the writer
+// code packed in one argument, location<<3 | code, if the code is below
+// 7, else location<<3 | 7 and code-7.
+func (ts *lightThread) where(t *Thread, a *[4]uint64, id uint32, base, w uint64) []uint64 {
+	lc := ts.loc(id)
+	c, v := ts.code(t, base, w)
+	if c < 7 {
+		a[0], a[1] = lc<<3|c, v
+		return a[:2]
+	}
+	a[0], a[1], a[2] = lc<<3|7, c-7, v
+	return a[:3]
 }
 
 func zigzag(d int64) uint64 { return uint64(d<<1) ^ uint64(d>>63) }
@@ -440,9 +456,8 @@ func (r *light) read(t *Thread, l *Loc, ls *lightLoc, w uint64) {
 }
 
 func lightEmit(t *Thread, ts *lightThread, loc uint32, tl *lightTL) {
-	lc := ts.loc(loc)
-	c, v := ts.code(t, tl.first, tl.w)
-	ts.put(t, tagLightRead, tl.first, lc, c, v, tl.last-tl.first)
+	var a [4]uint64
+	ts.put(t, tagLightRead, tl.first, append(ts.where(t, &a, loc, tl.first, tl.w), tl.last-tl.first)...)
 	tl.open = false
 }
 
@@ -480,15 +495,14 @@ func (r *light) write(t *Thread, l *Loc, ls *lightLoc, ts *lightThread, prev uin
 		// predecessor are pending (see replay/light.go).
 		return
 	}
-	lc := ts.loc(l.id)
-	c, v := ts.code(t, t.n, prev)
+	var a [4]uint64
+	args := ts.where(t, &a, l.id, t.n, prev)
 	if or := ls.ownRead.Load(); prev != 0 && or != 0 && (or-1)>>40 == (prev-1)>>40 && or > prev {
 		// prev's goroutine read prev after writing it: this write
 		// comes after its last such read.
-		ts.put(t, tagLightWrite, t.n, lc, c, v, or-prev)
-		return
+		args = append(args, or-prev)
 	}
-	ts.put(t, tagLightWrite, t.n, lc, c, v)
+	ts.put(t, tagLightWrite, t.n, args...)
 }
 
 func (r *light) Sync(t *Thread, l *Loc, a sched.Access, value uint64) {

@@ -69,9 +69,9 @@ func lightRecord(t *testing.T, body func()) (*record.Result, *record.Log) {
 }
 
 // lightEntries returns Light's entries of a stream (the touches and choices
-// left out), decoded: copies and repeats expanded, locations and other
-// goroutines' counters plain, not the zigzag deltas to the stream's
-// previous ones that the log holds.
+// left out), decoded: copies and repeats expanded, locations and writer
+// codes in two arguments, locations and other goroutines' counters plain,
+// not the zigzag deltas to the stream's previous ones that the log holds.
 func lightEntries(es []record.Entry) []record.Entry {
 	var out []record.Entry
 	var dict []record.Entry // the last 16 distinct entries, most recent first
@@ -92,6 +92,14 @@ func lightEntries(es []record.Entry) []record.Entry {
 			dict[0] = e
 		}
 		args := append([]uint64(nil), e.Args...)
+		if e.Tag == lightRead || e.Tag == lightWrite || e.Tag == lightBarrier {
+			// location<<3 | code, and code-7 if the code is 7 or more
+			code, k := args[0]&7, 1
+			if code == 7 {
+				code, k = 7+args[1], 2
+			}
+			args = append([]uint64{args[0] >> 3, code}, args[k:]...)
+		}
 		loc, who := true, 1
 		switch e.Tag {
 		case lightWriteOwn:

@@ -148,6 +148,25 @@ const (
 	lightWindow       = 64
 )
 
+// lightUnpack returns e with its location and writer code in two
+// arguments, as record/light.go's lightThread.where packs them in one (or
+// two, for a code of 7 or more).
+func lightUnpack(e record.Entry) (record.Entry, error) {
+	if len(e.Args) == 0 {
+		return e, fmt.Errorf("operation %d: entry tag %d with no arguments", e.N, e.Tag)
+	}
+	a := e.Args[0]
+	code, k := a&7, 1
+	if code == 7 {
+		if len(e.Args) < 2 {
+			return e, fmt.Errorf("operation %d: entry tag %d with no writer code", e.N, e.Tag)
+		}
+		code, k = 7+e.Args[1], 2
+	}
+	args := append([]uint64{a >> 3, code}, e.Args[k:]...)
+	return record.Entry{Tag: e.Tag, N: e.N, Args: args}, nil
+}
+
 // lightUncopy returns the Light entries of a goroutine's stream that
 // performed ops operations, copies expanded.
 func lightUncopy(es []record.Entry, ops uint64) ([]record.Entry, error) {
@@ -337,6 +356,11 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 			e, err := st.expand(e)
 			if err != nil {
 				return nil, fmt.Errorf("goroutine %d: %v", i, err)
+			}
+			if e.Tag == lightRead || e.Tag == lightWrite || e.Tag == lightBarrier {
+				if e, err = lightUnpack(e); err != nil {
+					return nil, fmt.Errorf("goroutine %d: %v", i, err)
+				}
 			}
 			want := 0
 			switch e.Tag {

@@ -163,7 +163,7 @@ func lightEntry(tag uint8, n uint64, args ...uint64) record.Entry {
 // lightCodeLog codes the Light entries of a hand-made log, written with
 // plain locations and writer counters, as record/light.go codes them:
 // locations and other goroutines' counters as zigzag deltas to the
-// stream's previous ones.
+// stream's previous ones, locations and writer codes packed.
 func lightCodeLog(log *record.Log) *record.Log {
 	zz := func(d int64) uint64 { return uint64(d<<1) ^ uint64(d>>63) }
 	for i := range log.Threads {
@@ -185,6 +185,14 @@ func lightCodeLog(log *record.Log) *record.Log {
 			if who >= 0 && args[who] >= 2 {
 				c, v := args[who], args[who+1]
 				args[who+1], prevN[c] = zz(int64(v-prevN[c])), v
+			}
+			if e.Tag == lightRead || e.Tag == lightWrite || e.Tag == lightBarrier {
+				// location<<3 | code, and code-7 if the code is 7 or more
+				if args[1] < 7 {
+					args = append([]uint64{args[0]<<3 | args[1]}, args[2:]...)
+				} else {
+					args = append([]uint64{args[0]<<3 | 7, args[1] - 7}, args[2:]...)
+				}
 			}
 			es[k].Args = args
 		}
@@ -402,10 +410,8 @@ func TestLightLogSizeWin(t *testing.T) {
 	measure := func(body func()) (events uint64, bytes int64, entries, reads, folded int) {
 		res, log := lightRecordOnce(t, body, dir)
 		for _, th := range log.Threads {
-			for _, e := range th.Entries {
-				if e.Tag >= record.TagFirst {
-					entries++
-				}
+			for _, e := range lightDecoded(t, log, th) {
+				entries++
 				if e.Tag == lightRead {
 					reads++
 					folded += int(e.Args[3])
@@ -445,6 +451,27 @@ func TestLightLogSizeWin(t *testing.T) {
 	if reads > 10 {
 		t.Errorf("%d read intervals for one goroutine's reads of at most 2 writes", reads)
 	}
+}
+
+// lightDecoded returns the Light entries of th, copies and repeats
+// expanded, locations and writer codes unpacked (the deltas left coded).
+func lightDecoded(t *testing.T, log *record.Log, th record.ThreadLog) []record.Entry {
+	t.Helper()
+	es, err := lightUncopy(th.Entries, th.Ops)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &lightStream{prevN: make([]uint64, len(log.Threads))}
+	for k, e := range es {
+		if e, err = st.expand(e); err == nil && (e.Tag == lightRead || e.Tag == lightWrite || e.Tag == lightBarrier) {
+			e, err = lightUnpack(e)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		es[k] = e
+	}
+	return es
 }
 
 func lightHas(log *record.Log, tag uint8) bool {
