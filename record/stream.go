@@ -5,8 +5,10 @@ import "encoding/binary"
 // Tags of the entries every recorded thread stream may hold; recorders use
 // tags from TagFirst on.
 const (
-	// TagTouch: the operation N touched location Args[0] (a replay maps
-	// the controller's objects to the log's locations by it).
+	// TagTouch: the operation N touched a location (a replay maps the
+	// controller's objects to the log's locations by it): Args[0], or,
+	// for runs of consecutive locations, coded against the goroutine's
+	// previous touches (see Thread.touch; replay decodes them).
 	TagTouch uint8 = 1
 	// TagChoice: the operation N chose value Args[0] (Intn, select).
 	TagChoice uint8 = 2
