@@ -15,7 +15,8 @@ import (
 // with the other cases of its select, and blocks on the selection's wake
 // channel; the partner that completes it claims the selection with a
 // compare-and-swap (so that two partners on different channels never both
-// complete a select), and closes wake.
+// complete a select), and signals wake (a channel with room for that one
+// signal, reused with the selection).
 //
 // When an operation is reported follows what its Step is under control
 // (chan.go, select.go), so that a replay, which orders the Steps as the
