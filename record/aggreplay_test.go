@@ -9,31 +9,6 @@ import (
 	"github.com/weftdev/weft/sim"
 )
 
-// aggRecord records body with the aggreplay recorder and returns its log.
-func aggRecord(t *testing.T, body func()) *record.Log {
-	t.Helper()
-	rec, err := record.New("aggreplay")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := record.Record(body, rec, record.Options{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.Remove(res.Log)
-	if res.Failure != nil || !res.Complete {
-		t.Fatalf("recorded run failed or incomplete: %+v", res.Failure)
-	}
-	log, err := record.ReadFile(res.Log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if log.Algorithm != "aggreplay" {
-		t.Fatalf("algorithm %q", log.Algorithm)
-	}
-	return log
-}
-
 // aggEntries returns a thread's entries of aggreplay's own tags.
 func aggEntries(log *record.Log, th int) []record.Entry {
 	var es []record.Entry
@@ -45,20 +20,8 @@ func aggEntries(log *record.Log, th int) []record.Entry {
 	return es
 }
 
-// aggLoc returns the location thread th touched at operation n.
-func aggLoc(t *testing.T, log *record.Log, th int, n uint64) uint32 {
-	t.Helper()
-	for _, e := range log.Threads[th].Entries {
-		if e.Tag == record.TagTouch && e.N == n {
-			return uint32(e.Args[0])
-		}
-	}
-	t.Fatalf("goroutine %d touched nothing at operation %d", th, n)
-	return 0
-}
-
 func TestAggrePlayOneGoroutine(t *testing.T) {
-	log := aggRecord(t, func() {
+	_, log := recordLog(t, recorder(t, "aggreplay"), func() {
 		x := sim.NewVar(0)
 		x.Store(1)   // 1
 		_ = x.Load() // 2: reads version 1
@@ -67,7 +30,7 @@ func TestAggrePlayOneGoroutine(t *testing.T) {
 		x.Store(3)   // 5: nothing read: null line (O1)
 		_ = x.Load() // 6: reads version 3, 2 past the previous read's
 	})
-	l := aggLoc(t, log, 0, 1)
+	l := touched(t, log, 0, 1)
 	want := []record.Entry{
 		{Tag: record.AggW, Args: []uint64{0, 1}},
 		{Tag: record.AggW, Args: []uint64{0, 3}},
@@ -86,7 +49,7 @@ func TestAggrePlayOneGoroutine(t *testing.T) {
 }
 
 func TestAggrePlayInitialRead(t *testing.T) {
-	log := aggRecord(t, func() {
+	_, log := recordLog(t, recorder(t, "aggreplay"), func() {
 		x := sim.NewVar(7)
 		_ = x.Load() // 1: the initial value, as a first read expects: no entry
 		_ = x.Load() // 2: no entry
@@ -100,7 +63,7 @@ func TestAggrePlayInitialRead(t *testing.T) {
 // fixed: the child's write logs the root's read count (RC vector [1]),
 // and its read reads its own write.
 func TestAggrePlayReadVector(t *testing.T) {
-	log := aggRecord(t, func() {
+	_, log := recordLog(t, recorder(t, "aggreplay"), func() {
 		x := sim.NewVar(0)
 		var m sim.Mutex
 		x.Store(1)      // root 1
@@ -117,7 +80,7 @@ func TestAggrePlayReadVector(t *testing.T) {
 	if len(log.Threads) != 2 {
 		t.Fatalf("%d goroutines", len(log.Threads))
 	}
-	x, mu := aggLoc(t, log, 0, 1), aggLoc(t, log, 0, 3)
+	x, mu := touched(t, log, 0, 1), touched(t, log, 0, 3)
 	wantX := []record.Entry{
 		{Tag: record.AggW, Args: []uint64{0, 1}},
 		{Tag: record.AggW, Args: []uint64{1, 1}},
@@ -145,7 +108,7 @@ func TestAggrePlayReadVector(t *testing.T) {
 
 // O3: equal counts are run-length coded, three pairs an entry.
 func TestAggrePlayRunLength(t *testing.T) {
-	log := aggRecord(t, func() {
+	_, log := recordLog(t, recorder(t, "aggreplay"), func() {
 		x := sim.NewVar(0)
 		// A chain of goroutines, each reading x its own number of times
 		// (1, 1, 2, 2, 2, 3, 4) and starting the next; the last writes.

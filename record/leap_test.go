@@ -1,36 +1,11 @@
 package record_test
 
 import (
-	"os"
 	"testing"
 
 	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sim"
 )
-
-// leapRecord records body with rec and returns the decoded log.
-func leapRecord(t *testing.T, rec record.Recorder, body func()) (*record.Result, *record.Log) {
-	t.Helper()
-	res, err := record.Record(body, rec, record.Options{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.Remove(res.Log)
-	if res.Failure != nil {
-		t.Fatalf("recorded run failed: %s", res.Failure.Message)
-	}
-	if !res.Complete {
-		t.Fatal("recorded run incomplete")
-	}
-	log, err := record.ReadFile(res.Log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if log.Algorithm != "leap" {
-		t.Fatalf("algorithm %q, want leap", log.Algorithm)
-	}
-	return res, log
-}
 
 // leapVector decodes a location's access vector, runs expanded.
 func leapVector(t *testing.T, es []record.Entry) []int {
@@ -51,18 +26,6 @@ func leapVector(t *testing.T, es []record.Entry) []int {
 		}
 	}
 	return v
-}
-
-// touched returns the location thread th touched first at its operation n.
-func touched(t *testing.T, log *record.Log, th int, n uint64) uint32 {
-	t.Helper()
-	for _, e := range log.Threads[th].Entries {
-		if e.Tag == record.TagTouch && e.N == n {
-			return uint32(e.Args[0])
-		}
-	}
-	t.Fatalf("goroutine %d logged no touch at operation %d", th, n)
-	return 0
 }
 
 func equalInts(a, b []int) bool {
@@ -90,7 +53,7 @@ func TestLeapRegistered(t *testing.T) {
 // One goroutine: every access is its own one-byte entry, in order.
 func TestLeapOneGoroutine(t *testing.T) {
 	rec, _ := record.New("leap")
-	_, log := leapRecord(t, rec, func() {
+	_, log := recordLog(t, rec, func() {
 		var m sim.Mutex
 		v := sim.NewVar(0)
 		m.Lock()              // op 1
@@ -121,7 +84,7 @@ func TestLeapOneGoroutine(t *testing.T) {
 func TestLeapOrderedByMutex(t *testing.T) {
 	for _, rle := range []bool{false, true} {
 		rec := record.NewLeap(record.LeapOptions{RunLength: rle})
-		_, log := leapRecord(t, rec, func() {
+		_, log := recordLog(t, rec, func() {
 			var m sim.Mutex
 			v := sim.NewVar(0)
 			m.Lock()
@@ -156,7 +119,7 @@ func TestLeapOrderedByMutex(t *testing.T) {
 func TestLeapManyGoroutines(t *testing.T) {
 	const n = 40
 	rec, _ := record.New("leap")
-	_, log := leapRecord(t, rec, func() {
+	_, log := recordLog(t, rec, func() {
 		var m sim.Mutex
 		c := sim.NewVar(0)
 		for range n {
@@ -207,7 +170,7 @@ func TestLeapLogSize(t *testing.T) {
 		}
 	}
 	rec, _ := record.New("leap")
-	res, log := leapRecord(t, rec, body)
+	res, log := recordLog(t, rec, body)
 	lv := touched(t, log, 0, 1)
 	if len(log.Locs[lv]) != n {
 		t.Fatalf("%d entries, want %d", len(log.Locs[lv]), n)
@@ -215,7 +178,7 @@ func TestLeapLogSize(t *testing.T) {
 	if res.Bytes > n+n/4+512 {
 		t.Errorf("log of %d accesses takes %d bytes", n, res.Bytes)
 	}
-	res2, log2 := leapRecord(t, record.NewLeap(record.LeapOptions{RunLength: true}), body)
+	res2, log2 := recordLog(t, record.NewLeap(record.LeapOptions{RunLength: true}), body)
 	lv = touched(t, log2, 0, 1)
 	if len(log2.Locs[lv]) != 1 || len(leapVector(t, log2.Locs[lv])) != n {
 		t.Fatalf("run-length log: %d entries", len(log2.Locs[lv]))

@@ -1,7 +1,6 @@
 package record_test
 
 import (
-	"os"
 	"reflect"
 	"testing"
 
@@ -42,30 +41,6 @@ func lightUncopy(es []record.Entry) []record.Entry {
 		}
 	}
 	return out
-}
-
-func lightRecord(t *testing.T, body func()) (*record.Result, *record.Log) {
-	t.Helper()
-	rec, err := record.New("light")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := record.Record(body, rec, record.Options{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.Remove(res.Log)
-	if res.Failure != nil {
-		t.Fatalf("run failed: %s", res.Failure.Message)
-	}
-	log, err := record.ReadFile(res.Log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if log.Algorithm != "light" || !log.Complete {
-		t.Fatalf("log of %q, complete %v", log.Algorithm, log.Complete)
-	}
-	return res, log
 }
 
 // lightEntries returns Light's entries of a stream (the touches and choices
@@ -130,7 +105,7 @@ func e(tag uint8, n uint64, args ...uint64) record.Entry {
 // another write (the initial value) is an interval logged at the
 // goroutine's end.
 func TestLightLogOneGoroutine(t *testing.T) {
-	_, log := lightRecord(t, func() {
+	_, log := recordLog(t, recorder(t, "light"), func() {
 		v := sim.NewVar(0)
 		v.Store(1)   // 1: first write, predecessor the initial value
 		_ = v.Load() // 2: reads its own write: not logged (Lemma 4.3)
@@ -154,7 +129,7 @@ func TestLightLogOneGoroutine(t *testing.T) {
 // order is the mutex's, whose acquisitions are logged.
 func TestLightLogGuarded(t *testing.T) {
 	var m sim.Mutex
-	_, log := lightRecord(t, func() {
+	_, log := recordLog(t, recorder(t, "light"), func() {
 		v := sim.NewVar(0)
 		m.Lock() // 1: acquire, location 1
 		v.Store(1)
@@ -190,7 +165,7 @@ func TestLightLogGuarded(t *testing.T) {
 // skipped one.
 func TestLightLogBrokenGuard(t *testing.T) {
 	var m sim.Mutex
-	_, log := lightRecord(t, func() {
+	_, log := recordLog(t, recorder(t, "light"), func() {
 		v := sim.NewVar(0)
 		m.Lock()   // 1
 		v.Store(1) // 2: skipped
@@ -215,7 +190,7 @@ func TestLightLogBrokenGuard(t *testing.T) {
 // it by goroutine index and counter.
 func TestLightLogCrossGoroutine(t *testing.T) {
 	var m sim.Mutex
-	_, log := lightRecord(t, func() {
+	_, log := recordLog(t, recorder(t, "light"), func() {
 		v := sim.NewVar(0)
 		_ = v.Load() // 1: unguarded: the location (1) is broken, logged
 		sim.Go(func() {
@@ -251,7 +226,7 @@ func TestLightLogCrossGoroutine(t *testing.T) {
 // A write over another goroutine's write that goroutine read back (reads
 // that are not logged) names the last such read.
 func TestLightLogOwnReadOverwritten(t *testing.T) {
-	_, log := lightRecord(t, func() {
+	_, log := recordLog(t, recorder(t, "light"), func() {
 		v := sim.NewVar(0)
 		v.Store(1)   // 1
 		_ = v.Load() // 2: its own write: not logged

@@ -1,37 +1,11 @@
 package record_test
 
 import (
-	"os"
 	"testing"
 
 	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sim"
 )
-
-// strideRecord records body with a Stride recorder and returns the log.
-func strideRecord(t *testing.T, body func()) (*record.Result, *record.Log) {
-	t.Helper()
-	rec, err := record.New("stride")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := record.Record(body, rec, record.Options{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.Remove(res.Log)
-	if res.Failure != nil || !res.Complete {
-		t.Fatalf("recorded run failed or incomplete: %+v", res.Failure)
-	}
-	log, err := record.ReadFile(res.Log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if log.Algorithm != "stride" {
-		t.Fatalf("algorithm %q, want stride", log.Algorithm)
-	}
-	return res, log
-}
 
 // strideWrites decodes a location stream: (goroutine, counter, digest).
 func strideWrites(t *testing.T, es []record.Entry) [][3]uint64 {
@@ -94,7 +68,7 @@ func TestStrideRegistered(t *testing.T) {
 // One goroutine: versions are exact, and the bound of each read is the
 // version it read.
 func TestStrideOneGoroutine(t *testing.T) {
-	_, log := strideRecord(t, func() {
+	_, log := recordLog(t, recorder(t, "stride"), func() {
 		v := sim.NewVar(0)
 		_ = v.Load() // initial value: version 0
 		v.Store(7)
@@ -136,7 +110,7 @@ func TestStrideOneGoroutine(t *testing.T) {
 // Goroutines ordered by a Mutex: the mutex's location orders its Lock and
 // Unlock as writes; the Var's writes and reads are exact.
 func TestStrideOrderedByMutex(t *testing.T) {
-	_, log := strideRecord(t, func() {
+	_, log := recordLog(t, recorder(t, "stride"), func() {
 		var m sim.Mutex
 		v := sim.NewVar(0)
 		m.Lock() // root first: children start after
@@ -200,7 +174,7 @@ func TestStrideOrderedByMutex(t *testing.T) {
 // run of one goroutine's reads and writes costs a few bytes each.
 func TestStrideLogSize(t *testing.T) {
 	const n = 20000
-	res, _ := strideRecord(t, func() {
+	res, _ := recordLog(t, recorder(t, "stride"), func() {
 		v := sim.NewVar(0)
 		for i := range n {
 			v.Store(i & 7)

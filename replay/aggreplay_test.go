@@ -1,9 +1,7 @@
 package replay
 
 import (
-	"encoding/binary"
 	"fmt"
-	"os"
 	"testing"
 
 	"github.com/weftdev/weft/record"
@@ -40,83 +38,22 @@ func aggLostUpdate(workers int) func() {
 	}
 }
 
-// aggRecord records body once; the caller removes res.Log.
-func aggRecord(t testing.TB, body func(), dir string) (*record.Result, *record.Log) {
-	t.Helper()
-	rec, err := record.New("aggreplay")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := record.Record(body, rec, record.Options{Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	log, err := record.ReadFile(res.Log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res, log
-}
-
-// aggReplay replays log n times and checks that every replay is faithful
-// and fails as the recording did (or passes, if it passed).
-func aggReplay(t *testing.T, body func(), log *record.Log, want *sched.Failure, n int) {
-	t.Helper()
-	for i := range n {
-		out, err := Run(body, log, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !out.Faithful {
-			t.Fatalf("replay %d not faithful: %v", i, out.Problems)
-		}
-		got := out.Result.Failure
-		switch {
-		case want == nil && got != nil:
-			t.Fatalf("replay %d failed (%v: %s); the recording passed", i, got.Kind, got.Message)
-		case want != nil && got == nil:
-			t.Fatalf("replay %d passed; the recording failed with %q", i, want.Message)
-		case want != nil && (got.Kind != want.Kind || got.Message != want.Message):
-			t.Fatalf("replay %d failed with %v %q, the recording with %v %q", i, got.Kind, got.Message, want.Kind, want.Message)
-		}
-	}
-}
-
 func TestAggrePlayReplaysFailure(t *testing.T) {
 	for _, workers := range []int{2, 3} {
 		t.Run(fmt.Sprint(workers), func(t *testing.T) {
 			body := aggLostUpdate(workers)
-			dir := t.TempDir()
-			for run := range 5000 {
-				res, log := aggRecord(t, body, dir)
-				os.Remove(res.Log)
-				if res.Failure == nil {
-					continue
-				}
-				if res.Failure.Kind != sched.Panic {
-					t.Fatalf("recorded run %d failed with %v: %s", run, res.Failure.Kind, res.Failure.Message)
-				}
-				t.Logf("run %d failed: %s (%d events, %d bytes)", run, res.Failure.Message, res.Events, res.Bytes)
-				aggReplay(t, body, log, res.Failure, 20)
-				return
+			res, log, run := recordFailure(t, byName(t, "aggreplay"), body, 5000)
+			if res.Failure.Kind != sched.Panic {
+				t.Fatalf("recorded run %d failed with %v: %s", run, res.Failure.Kind, res.Failure.Message)
 			}
-			t.Skip("no recorded run failed in 5000")
+			t.Logf("run %d failed: %s (%d events, %d bytes)", run, res.Failure.Message, res.Events, res.Bytes)
+			replayN(t, body, log, res.Failure, 20)
 		})
 	}
 }
 
 func TestAggrePlayReplaysPass(t *testing.T) {
-	body := aggLostUpdate(3)
-	dir := t.TempDir()
-	for range 200 {
-		res, log := aggRecord(t, body, dir)
-		os.Remove(res.Log)
-		if res.Failure == nil {
-			aggReplay(t, body, log, nil, 20)
-			return
-		}
-	}
-	t.Skip("no recorded run passed")
+	replayPass(t, byName(t, "aggreplay"), aggLostUpdate(3), 200, 20)
 }
 
 // Every recorded run replays faithfully, whether it failed or not.
@@ -124,9 +61,8 @@ func TestAggrePlayReplaysAny(t *testing.T) {
 	body := aggLostUpdate(3)
 	dir := t.TempDir()
 	for range 30 {
-		res, log := aggRecord(t, body, dir)
-		os.Remove(res.Log)
-		aggReplay(t, body, log, res.Failure, 1)
+		res, log := recordOnce(t, recorder(t, "aggreplay"), body, dir)
+		replayN(t, body, log, res.Failure, 1)
 	}
 }
 
@@ -196,22 +132,15 @@ func TestAggrePlayPlannerRejects(t *testing.T) {
 // aggSynthetic makes a log of arbitrary entries out of data, for the
 // planner to reject or plan, never to panic on.
 func aggSynthetic(data []byte) *record.Log {
-	next := func() uint64 {
-		v, n := binary.Uvarint(data)
-		if n <= 0 {
-			data = nil
-			return 0
-		}
-		data = data[n:]
-		return v
-	}
+	in := &fuzzInput{data}
+	next := in.next
 	l := &record.Log{Algorithm: "aggreplay", Complete: true}
 	nt := int(next()%4) + 1
 	for i := range nt {
 		l.Threads = append(l.Threads, record.ThreadLog{ID: fmt.Sprint(i), Ops: next() % 64})
 	}
 	l.Locs = make([][]record.Entry, int(next()%4)+1)
-	for len(data) > 0 {
+	for len(in.data) > 0 {
 		e := record.Entry{Tag: uint8(next() % 32), N: next() % 64}
 		for range next() % 8 {
 			e.Args = append(e.Args, next()%70)
@@ -228,11 +157,7 @@ func aggSynthetic(data []byte) *record.Log {
 
 func FuzzAggreplayLog(f *testing.F) {
 	body := aggLostUpdate(2)
-	res, _ := aggRecord(f, body, f.TempDir())
-	if data, err := os.ReadFile(res.Log); err == nil {
-		f.Add(data)
-	}
-	os.Remove(res.Log)
+	f.Add(recordBytes(f, recorder(f, "aggreplay"), body))
 	f.Add([]byte("weft log v1\n"))
 	f.Add([]byte{3, 2, 5, 1, 8, 0, 3, 1, 5})
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -283,19 +208,18 @@ func TestAggrePlayAtomics(t *testing.T) {
 	dir := t.TempDir()
 	var failed, passed bool
 	for run := 0; run < 5000 && !(failed && passed); run++ {
-		res, log := aggRecord(t, body, dir)
-		os.Remove(res.Log)
+		res, log := recordOnce(t, recorder(t, "aggreplay"), body, dir)
 		if !res.Complete {
 			t.Fatalf("run %d incomplete: %+v", run, res.Failure)
 		}
 		switch {
 		case res.Failure == nil && !passed:
 			passed = true
-			aggReplay(t, body, log, nil, 20)
+			replayN(t, body, log, nil, 20)
 		case res.Failure != nil && !failed:
 			failed = true
 			t.Logf("run %d failed: %s", run, res.Failure.Message)
-			aggReplay(t, body, log, res.Failure, 20)
+			replayN(t, body, log, res.Failure, 20)
 		}
 	}
 	if !failed {

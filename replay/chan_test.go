@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"os"
 	"testing"
 
 	"github.com/weftdev/weft/record"
@@ -95,19 +94,7 @@ var chanBodies = map[string]func(){
 
 func recordChan(t *testing.T, alg string, body func(), dir string, seed uint64) *record.Log {
 	t.Helper()
-	rec, err := record.New(alg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := record.Record(body, rec, record.Options{Dir: dir, Seed: seed})
-	if err != nil {
-		t.Fatal(err)
-	}
-	log, err := record.ReadFile(res.Log)
-	os.Remove(res.Log)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, log := recordOnceWith(t, recorder(t, alg), body, record.Options{Dir: dir, Seed: seed})
 	if res.Failure != nil {
 		t.Fatalf("recorded failure %v: %s", res.Failure.Kind, res.Failure.Message)
 	}

@@ -1,135 +1,37 @@
 package replay
 
 import (
-	"encoding/binary"
 	"fmt"
-	"os"
 	"testing"
 
 	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
-	"github.com/weftdev/weft/sim"
 )
-
-// leapLostUpdate is a flaky body: goroutines increment a counter with the
-// read and the write in separate critical sections, and the last one to
-// finish checks the total.
-func leapLostUpdate(workers, rounds int) func() {
-	return func() {
-		var m sim.Mutex
-		c, done := sim.NewVar(0), sim.NewVar(0)
-		for range workers {
-			sim.Go(func() {
-				for range rounds {
-					m.Lock()
-					x := c.Load()
-					m.Unlock()
-					m.Lock()
-					c.Store(x + 1)
-					m.Unlock()
-				}
-				m.Lock()
-				defer m.Unlock()
-				d := done.Load() + 1
-				done.Store(d)
-				if d == workers {
-					if got, want := c.Load(), workers*rounds; got != want {
-						panic(fmt.Sprintf("lost update: got %d want %d", got, want))
-					}
-				}
-			})
-		}
-	}
-}
-
-// leapRecordRun records body once and returns the result and the decoded
-// log; the log file is removed.
-func leapRecordRun(t testing.TB, rec record.Recorder, body func(), dir string) (*record.Result, *record.Log) {
-	t.Helper()
-	res, err := record.Record(body, rec, record.Options{Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.Remove(res.Log)
-	log, err := record.ReadFile(res.Log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res, log
-}
 
 func TestLeapReplayFailure(t *testing.T) {
 	for _, rle := range []bool{false, true} {
 		t.Run(fmt.Sprintf("rle=%v", rle), func(t *testing.T) {
-			body := leapLostUpdate(3, 2)
-			dir := t.TempDir()
-			var res *record.Result
-			var log *record.Log
-			runs := 0
-			for runs < 5000 {
-				runs++
-				res, log = leapRecordRun(t, record.NewLeap(record.LeapOptions{RunLength: rle}), body, dir)
-				if res.Failure != nil {
-					break
-				}
-			}
-			if res.Failure == nil {
-				t.Skipf("no failure in %d recorded runs", runs)
-			}
+			body := lostUpdate(3, 2)
+			newRec := func() record.Recorder { return record.NewLeap(record.LeapOptions{RunLength: rle}) }
+			res, log, runs := recordFailure(t, newRec, body, 5000)
 			t.Logf("failed after %d recorded runs: %s", runs, res.Failure.Message)
 			if res.Failure.Kind != sched.Panic {
 				t.Fatalf("recorded failure %v: %s", res.Failure.Kind, res.Failure.Message)
 			}
-			for i := range 20 {
-				out, err := Run(body, log, Options{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !out.Faithful {
-					t.Fatalf("replay %d unfaithful: %v", i, out.Problems)
-				}
-				f := out.Result.Failure
-				if f == nil {
-					t.Fatalf("replay %d passed", i)
-				}
-				if f.Kind != res.Failure.Kind || f.Message != res.Failure.Message {
-					t.Fatalf("replay %d failed with %v %q, recorded %v %q", i, f.Kind, f.Message, res.Failure.Kind, res.Failure.Message)
-				}
-			}
+			replayN(t, body, log, res.Failure, 20)
 		})
 	}
 }
 
 func TestLeapReplayPass(t *testing.T) {
-	body := leapLostUpdate(3, 2)
-	dir := t.TempDir()
-	for i := 0; i < 50; i++ {
-		res, log := leapRecordRun(t, record.NewLeap(record.LeapOptions{}), body, dir)
-		if res.Failure != nil {
-			continue
-		}
-		for j := range 5 {
-			out, err := Run(body, log, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !out.Faithful {
-				t.Fatalf("replay %d unfaithful: %v", j, out.Problems)
-			}
-			if out.Result.Failure != nil {
-				t.Fatalf("replay %d failed: %s", j, out.Result.Failure.Message)
-			}
-		}
-		return
-	}
-	t.Skip("no passing recorded run")
+	replayPass(t, func() record.Recorder { return record.NewLeap(record.LeapOptions{}) }, lostUpdate(3, 2), 50, 5)
 }
 
 // A log whose vector cannot be followed (an access of a goroutine the run
 // never makes) replays unfaithfully, without hanging.
 func TestLeapReplayBadVector(t *testing.T) {
-	body := leapLostUpdate(2, 1)
-	_, log := leapRecordRun(t, record.NewLeap(record.LeapOptions{}), body, t.TempDir())
+	body := lostUpdate(2, 1)
+	_, log := recordOnce(t, record.NewLeap(record.LeapOptions{}), body, t.TempDir())
 	// Reverse every location's vector.
 	for loc, es := range log.Locs {
 		for i, j := 0, len(es)-1; i < j; i, j = i+1, j-1 {
@@ -214,15 +116,7 @@ func TestLeapOracle(t *testing.T) {
 // FuzzLeapLog feeds arbitrary bytes to the log decoder and the LEAP
 // planner, and drives the oracle: errors, never panics.
 func FuzzLeapLog(f *testing.F) {
-	res, err := record.Record(leapLostUpdate(2, 1), record.NewLeap(record.LeapOptions{}), record.Options{Dir: f.TempDir()})
-	if err != nil {
-		f.Fatal(err)
-	}
-	data, err := os.ReadFile(res.Log)
-	os.Remove(res.Log)
-	if err != nil {
-		f.Fatal(err)
-	}
+	data := recordBytes(f, record.NewLeap(record.LeapOptions{}), lostUpdate(2, 1))
 	f.Add(data)
 	f.Add(data[:len(data)/2])
 	f.Add([]byte{2, 3, 9, 8, 0, 31, 1, 2, 0, 0, 1})
@@ -245,22 +139,15 @@ func FuzzLeapLog(f *testing.F) {
 // location streams of entries.
 func leapLogFrom(data []byte) *record.Log {
 	log := &record.Log{Algorithm: "leap", Complete: true}
-	next := func() uint64 {
-		v, n := binary.Uvarint(data)
-		if n <= 0 {
-			data = nil
-			return 0
-		}
-		data = data[n:]
-		return v
-	}
+	in := &fuzzInput{data}
+	next := in.next
 	nt := next() % 8
 	for i := range nt {
 		log.Threads = append(log.Threads, record.ThreadLog{ID: fmt.Sprint(i), Ops: next()})
 	}
 	nl := next() % 8
 	log.Locs = make([][]record.Entry, nl+1)
-	for len(data) > 0 {
+	for len(in.data) > 0 {
 		loc := next() % (nl + 1)
 		e := record.Entry{Tag: uint8(next() % 32)}
 		for range next() % 4 {
@@ -290,8 +177,8 @@ func BenchmarkLeapReplay(b *testing.B) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			const workers = 4
 			// Each round is 6 accesses (Lock, Load, Unlock, Lock, Store, Unlock).
-			body := leapLostUpdate(workers, n/(6*workers))
-			res, log := leapRecordRun(b, record.NewLeap(record.LeapOptions{}), body, b.TempDir())
+			body := lostUpdate(workers, n/(6*workers))
+			res, log := recordOnce(b, record.NewLeap(record.LeapOptions{}), body, b.TempDir())
 			for b.Loop() {
 				out, err := Run(body, log, Options{Sched: sched.Options{MaxSteps: 4 * n}})
 				if err != nil {

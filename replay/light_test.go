@@ -2,7 +2,6 @@ package replay
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
@@ -71,41 +70,11 @@ func lightLostUpdate(workers int, mode int) func() {
 	}
 }
 
-func lightRecordOnce(t testing.TB, body func(), dir string) (*record.Result, *record.Log) {
-	t.Helper()
-	rec, err := record.New("light")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := record.Record(body, rec, record.Options{Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.Remove(res.Log)
-	log, err := record.ReadFile(res.Log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res, log
-}
-
 func TestLightReplayFailure(t *testing.T) {
 	for mode, name := range []string{"guarded", "unguarded", "guard-broken"} {
 		t.Run(name, func(t *testing.T) {
 			body := lightLostUpdate(3, mode)
-			dir := t.TempDir()
-			var res *record.Result
-			var log *record.Log
-			runs := 0
-			for runs = 1; runs <= 5000; runs++ {
-				res, log = lightRecordOnce(t, body, dir)
-				if res.Failure != nil {
-					break
-				}
-			}
-			if res.Failure == nil {
-				t.Skip("the lost update did not happen in 5000 recorded runs")
-			}
+			res, log, runs := recordFailure(t, byName(t, "light"), body, 5000)
 			if !strings.HasPrefix(res.Failure.Message, "lost update: got ") {
 				t.Fatalf("recorded failure %v: %s", res.Failure.Kind, res.Failure.Message)
 			}
@@ -113,19 +82,7 @@ func TestLightReplayFailure(t *testing.T) {
 			if mode == lightBreakGuard && !lightHas(log, lightBarrier) {
 				t.Fatal("the broken guard logged no barrier")
 			}
-			for i := range 20 {
-				out, err := Run(body, log, Options{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !out.Faithful {
-					t.Fatalf("replay %d not faithful: %v", i, out.Problems)
-				}
-				f := out.Result.Failure
-				if f == nil || f.Kind != res.Failure.Kind || f.Message != res.Failure.Message {
-					t.Fatalf("replay %d: failure %+v, want %v %q", i, f, res.Failure.Kind, res.Failure.Message)
-				}
-			}
+			replayN(t, body, log, res.Failure, 20)
 		})
 	}
 }
@@ -133,31 +90,9 @@ func TestLightReplayFailure(t *testing.T) {
 func TestLightReplayPass(t *testing.T) {
 	for mode, name := range []string{"guarded", "unguarded", "guard-broken"} {
 		t.Run(name, func(t *testing.T) {
-			body := lightLostUpdate(3, mode)
-			dir := t.TempDir()
-			for range 100 {
-				res, log := lightRecordOnce(t, body, dir)
-				if res.Failure != nil {
-					continue
-				}
-				for i := range 5 {
-					out, err := Run(body, log, Options{})
-					if err != nil {
-						t.Fatal(err)
-					}
-					if !out.Faithful || out.Result.Failure != nil {
-						t.Fatalf("replay %d: faithful %v, failure %+v, problems %v", i, out.Faithful, out.Result.Failure, out.Problems)
-					}
-				}
-				return
-			}
-			t.Skip("no recorded run passed")
+			replayPass(t, byName(t, "light"), lightLostUpdate(3, mode), 100, 5)
 		})
 	}
-}
-
-func lightEntry(tag uint8, n uint64, args ...uint64) record.Entry {
-	return record.Entry{Tag: tag, N: n, Args: args}
 }
 
 // lightCodeLog codes the Light entries of a hand-made log, written with
@@ -207,12 +142,12 @@ func lightCodeLog(log *record.Log) *record.Log {
 func TestLightOrder(t *testing.T) {
 	log := &record.Log{Algorithm: "light", Complete: true, Threads: []record.ThreadLog{
 		{ID: "0", Ops: 3, Entries: []record.Entry{
-			lightEntry(lightWrite, 1, 1, 0, 0),
-			lightEntry(lightWrite, 2, 2, 0, 0),
-			lightEntry(lightWriteOwn, 3, 1),
+			entry(lightWrite, 1, 1, 0, 0),
+			entry(lightWrite, 2, 2, 0, 0),
+			entry(lightWriteOwn, 3, 1),
 		}},
 		{ID: "0.1", Ops: 2, Entries: []record.Entry{
-			lightEntry(lightRead, 1, 1, 2, 1, 1),
+			entry(lightRead, 1, 1, 2, 1, 1),
 		}},
 	}}
 	o, err := planLight(lightCodeLog(log))
@@ -221,22 +156,12 @@ func TestLightOrder(t *testing.T) {
 	}
 	w := func(n uint64) Access { return Access{Thread: 0, N: n, Kind: sched.Write} }
 	r := func(n uint64) Access { return Access{Thread: 1, N: n, Kind: sched.Read} }
-	steps := []struct {
-		a     Access
-		allow bool
-	}{{r(1), false}, {w(1), true}, {w(2), true}, {w(3), false}, {r(1), true}, {w(3), false}, {r(2), true}, {w(3), true}}
-	for i, s := range steps {
-		if got := o.Allow(s.a); got != s.allow {
-			t.Fatalf("step %d: Allow(%v) = %v, want %v", i, s.a, got, s.allow)
-		}
-		if s.allow {
-			o.Performed(s.a)
-		}
-	}
+	steps := []oracleStep{{r(1), false}, {w(1), true}, {w(2), true}, {w(3), false}, {r(1), true}, {w(3), false}, {r(2), true}, {w(3), true}}
+	driveSteps(t, o, steps)
 	// A cycle: goroutine 1 reads the write at 3 of goroutine 0, whose
 	// operation 1 has a barrier after goroutine 1's operation 2.
-	log.Threads[0].Entries = append(log.Threads[0].Entries, lightEntry(lightBarrier, 1, 4, 3, 2))
-	log.Threads[1].Entries = []record.Entry{lightEntry(lightRead, 1, 1, 2, 3, 0), lightEntry(lightWrite, 2, 4, 0, 0)}
+	log.Threads[0].Entries = append(log.Threads[0].Entries, entry(lightBarrier, 1, 4, 3, 2))
+	log.Threads[1].Entries = []record.Entry{entry(lightRead, 1, 1, 2, 3, 0), entry(lightWrite, 2, 4, 0, 0)}
 	if _, err := planLight(lightCodeLog(log)); err == nil {
 		t.Fatal("a cyclic log was solved")
 	}
@@ -249,12 +174,12 @@ func TestLightOrder(t *testing.T) {
 func TestLightHoldsUnloggedWrite(t *testing.T) {
 	log := &record.Log{Algorithm: "light", Complete: true, Threads: []record.ThreadLog{
 		{ID: "0", Ops: 3, Entries: []record.Entry{
-			lightEntry(lightWrite, 1, 1, 0, 0),
-			lightEntry(lightWrite, 2, 2, 0, 0),
+			entry(lightWrite, 1, 1, 0, 0),
+			entry(lightWrite, 2, 2, 0, 0),
 		}},
 		{ID: "0.1", Ops: 3, Entries: []record.Entry{
-			lightEntry(lightRead, 1, 1, 2, 1, 1),
-			lightEntry(lightWrite, 3, 1, 2, 3),
+			entry(lightRead, 1, 1, 2, 1, 1),
+			entry(lightWrite, 3, 1, 2, 3),
 		}},
 	}}
 	o, err := planLight(lightCodeLog(log))
@@ -264,31 +189,21 @@ func TestLightHoldsUnloggedWrite(t *testing.T) {
 	w := func(th int, n uint64) Access { return Access{Thread: th, N: n, Loc: 1, Kind: sched.Write} }
 	r := func(n uint64) Access { return Access{Thread: 1, N: n, Loc: 1, Kind: sched.Read} }
 	w2 := Access{Thread: 0, N: 2, Loc: 2, Kind: sched.Write}
-	steps := []struct {
-		a     Access
-		allow bool
-	}{
+	steps := []oracleStep{
 		{r(1), false}, {w(0, 1), true}, {w2, true},
 		{w(0, 3), false}, // the interval [1, 2] of goroutine 1 reads 1
 		{r(1), true}, {w(0, 3), false}, {r(2), true},
 		{w(1, 3), false}, // its predecessor, goroutine 0's 3, is not performed
 		{w(0, 3), true}, {w(1, 3), true},
 	}
-	for i, s := range steps {
-		if got := o.Allow(s.a); got != s.allow {
-			t.Fatalf("step %d: Allow(%v) = %v, want %v", i, s.a, got, s.allow)
-		}
-		if s.allow {
-			o.Performed(s.a)
-		}
-	}
+	driveSteps(t, o, steps)
 }
 
 // A guarded access that the recorder skipped: the barrier waits for it.
 func TestLightBarrierWaits(t *testing.T) {
 	log := &record.Log{Algorithm: "light", Complete: true, Threads: []record.ThreadLog{
-		{ID: "0", Ops: 2, Entries: []record.Entry{lightEntry(lightWrite, 1, 1, 0, 0)}},
-		{ID: "0.1", Ops: 1, Entries: []record.Entry{lightEntry(lightBarrier, 1, 2, 2, 2), lightEntry(lightRead, 1, 2, 2, 2, 0)}},
+		{ID: "0", Ops: 2, Entries: []record.Entry{entry(lightWrite, 1, 1, 0, 0)}},
+		{ID: "0.1", Ops: 1, Entries: []record.Entry{entry(lightBarrier, 1, 2, 2, 2), entry(lightRead, 1, 2, 2, 2, 0)}},
 	}}
 	o, err := planLight(lightCodeLog(log))
 	if err != nil {
@@ -308,28 +223,13 @@ func TestLightBarrierWaits(t *testing.T) {
 	}
 }
 
-// lightSeedLog records a small run and returns its log's bytes.
-func lightSeedLog(f *testing.F, body func()) []byte {
-	rec, _ := record.New("light")
-	res, err := record.Record(body, rec, record.Options{Dir: f.TempDir()})
-	if err != nil {
-		f.Fatal(err)
-	}
-	defer os.Remove(res.Log)
-	data, err := os.ReadFile(res.Log)
-	if err != nil {
-		f.Fatal(err)
-	}
-	return data
-}
-
 // FuzzLightLog: arbitrary bytes, parsed and planned, give an error or an
 // oracle, never a panic; the oracle's answers on the log's own accesses
 // never panic either.
 func FuzzLightLog(f *testing.F) {
-	f.Add(lightSeedLog(f, lightLostUpdate(2, lightNoGuard)))
-	f.Add(lightSeedLog(f, lightLostUpdate(2, lightKeepGuard)))
-	f.Add(lightSeedLog(f, lightLostUpdate(2, lightBreakGuard)))
+	f.Add(recordBytes(f, recorder(f, "light"), lightLostUpdate(2, lightNoGuard)))
+	f.Add(recordBytes(f, recorder(f, "light"), lightLostUpdate(2, lightKeepGuard)))
+	f.Add(recordBytes(f, recorder(f, "light"), lightLostUpdate(2, lightBreakGuard)))
 	f.Add([]byte("weft log v1\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		log, err := record.Parse(data)
@@ -384,7 +284,7 @@ func BenchmarkLightSolve(b *testing.B) {
 	for _, events := range []int{1e4, 1e5, 1e6} {
 		b.Run(fmt.Sprint(events), func(b *testing.B) {
 			const workers = 4
-			res, log := lightRecordOnce(b, lightBenchBody(workers, events/workers/4, true), b.TempDir())
+			res, log := recordOnce(b, recorder(b, "light"), lightBenchBody(workers, events/workers/4, true), b.TempDir())
 			logged := 0
 			for _, th := range log.Threads {
 				logged += len(th.Entries)
@@ -408,7 +308,7 @@ func BenchmarkLightSolve(b *testing.B) {
 func TestLightLogSizeWin(t *testing.T) {
 	dir := t.TempDir()
 	measure := func(body func()) (events uint64, bytes int64, entries, reads, folded int) {
-		res, log := lightRecordOnce(t, body, dir)
+		res, log := recordOnce(t, recorder(t, "light"), body, dir)
 		for _, th := range log.Threads {
 			for _, e := range lightDecoded(t, log, th) {
 				entries++
@@ -509,7 +409,7 @@ func TestLightReplayAtomics(t *testing.T) {
 	var res *record.Result
 	var log *record.Log
 	for range 2000 {
-		res, log = lightRecordOnce(t, body, dir)
+		res, log = recordOnce(t, recorder(t, "light"), body, dir)
 		if res.Failure != nil {
 			break
 		}
@@ -537,7 +437,7 @@ func TestLightWorkloads(t *testing.T) {
 	for _, w := range append(workload.Correct(2000), workload.Buggy()...) {
 		t.Run(w.Name, func(t *testing.T) {
 			for range 3 {
-				res, log := lightRecordOnce(t, w.Body, t.TempDir())
+				res, log := recordOnce(t, recorder(t, "light"), w.Body, t.TempDir())
 				if !res.Complete {
 					t.Fatal("the recorded run was abandoned")
 				}

@@ -1,9 +1,6 @@
 package replay
 
 import (
-	"encoding/binary"
-	"fmt"
-	"os"
 	"strings"
 	"testing"
 
@@ -12,113 +9,18 @@ import (
 	"github.com/weftdev/weft/sim"
 )
 
-// strideLostUpdate: workers add to a counter, reading and writing it in
-// separate critical sections; the last one to finish checks the total.
-func strideLostUpdate(workers int) func() {
-	return func() {
-		var m sim.Mutex
-		c, done := sim.NewVar(0), sim.NewVar(0)
-		for range workers {
-			sim.Go(func() {
-				m.Lock()
-				x := c.Load()
-				m.Unlock()
-				m.Lock()
-				c.Store(x + 1)
-				m.Unlock()
-				m.Lock()
-				defer m.Unlock()
-				d := done.Load() + 1
-				done.Store(d)
-				if d == workers {
-					if got := c.Load(); got != workers {
-						panic(fmt.Sprintf("lost update: got %d want %d", got, workers))
-					}
-				}
-			})
-		}
-	}
-}
-
-// strideRecordOnce records body and returns the result and the log; the
-// log file is removed.
-func strideRecordOnce(t testing.TB, body func(), dir string) (*record.Result, *record.Log) {
-	t.Helper()
-	rec, err := record.New("stride")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := record.Record(body, rec, record.Options{Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.Remove(res.Log)
-	log, err := record.ReadFile(res.Log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res, log
-}
-
 func TestStrideReplayFailure(t *testing.T) {
-	body := strideLostUpdate(3)
-	dir := t.TempDir()
-	var res *record.Result
-	var log *record.Log
-	runs := 0
-	for runs = 1; runs <= 5000; runs++ {
-		res, log = strideRecordOnce(t, body, dir)
-		if res.Failure != nil {
-			break
-		}
-	}
-	if res.Failure == nil {
-		t.Skip("the lost update did not happen in 5000 recorded runs")
-	}
+	body := lostUpdate(3, 1)
+	res, log, runs := recordFailure(t, byName(t, "stride"), body, 5000)
 	if !strings.HasPrefix(res.Failure.Message, "lost update: got ") {
 		t.Fatalf("recorded failure %v: %s", res.Failure.Kind, res.Failure.Message)
 	}
 	t.Logf("failed after %d runs: %s (%d bytes of log)", runs, res.Failure.Message, res.Bytes)
-	for i := range 20 {
-		out, err := Run(body, log, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !out.Faithful {
-			t.Fatalf("replay %d not faithful: %v", i, out.Problems)
-		}
-		f := out.Result.Failure
-		if f == nil || f.Kind != res.Failure.Kind || f.Message != res.Failure.Message {
-			t.Fatalf("replay %d: failure %+v, want %v %q", i, f, res.Failure.Kind, res.Failure.Message)
-		}
-	}
+	replayN(t, body, log, res.Failure, 20)
 }
 
 func TestStrideReplayPass(t *testing.T) {
-	body := strideLostUpdate(3)
-	dir := t.TempDir()
-	for range 100 {
-		res, log := strideRecordOnce(t, body, dir)
-		if res.Failure != nil {
-			continue
-		}
-		for i := range 5 {
-			out, err := Run(body, log, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !out.Faithful || out.Result.Failure != nil {
-				t.Fatalf("replay %d: faithful %v, failure %+v, problems %v", i, out.Faithful, out.Result.Failure, out.Problems)
-			}
-		}
-		return
-	}
-	t.Skip("no recorded run passed")
-}
-
-// strideEntry builds a location or thread entry.
-func strideEntry(tag uint8, n uint64, args ...uint64) record.Entry {
-	return record.Entry{Tag: tag, N: n, Args: args}
+	replayPass(t, byName(t, "stride"), lostUpdate(3, 1), 100, 5)
 }
 
 // strideLog is a log of one location written by goroutine 0 with the
@@ -129,9 +31,9 @@ func strideLog(ws []uint64, reads ...record.Entry) *record.Log {
 		Locs:    [][]record.Entry{nil, nil}}
 	for i, w := range ws {
 		if i == 0 {
-			log.Locs[1] = append(log.Locs[1], strideEntry(record.StrideWrite, 0, 0, 1, w))
+			log.Locs[1] = append(log.Locs[1], entry(record.StrideWrite, 0, 0, 1, w))
 		} else {
-			log.Locs[1] = append(log.Locs[1], strideEntry(record.StrideWriteSame, 0, 1, w))
+			log.Locs[1] = append(log.Locs[1], entry(record.StrideWriteSame, 0, 1, w))
 		}
 	}
 	return log
@@ -141,10 +43,10 @@ func strideLog(ws []uint64, reads ...record.Entry) *record.Log {
 func TestStrideInference(t *testing.T) {
 	const a, b = 5, 6
 	log := strideLog([]uint64{a, b, a, b},
-		strideEntry(record.StrideRead, 1, 1, a, 3),  // bound 3: version 3, not 1
-		strideEntry(record.StrideReadSame, 2, b, 1), // bound 4: version 4
-		strideEntry(record.StrideRead, 3, 1, 77, 0), // never written in 4..4
-		strideEntry(record.StrideReadSame, 4, a, 0)) // unreachable
+		entry(record.StrideRead, 1, 1, a, 3),  // bound 3: version 3, not 1
+		entry(record.StrideReadSame, 2, b, 1), // bound 4: version 4
+		entry(record.StrideRead, 3, 1, 77, 0), // never written in 4..4
+		entry(record.StrideReadSame, 4, a, 0)) // unreachable
 	if _, err := planStride(log); err == nil || !strings.Contains(err.Error(), "Stride could not infer the linkage of read (goroutine 0.1, operation 3)") {
 		t.Fatalf("plan: %v, want a failed inference of operation 3", err)
 	}
@@ -163,25 +65,15 @@ func TestStrideInference(t *testing.T) {
 	// The order: writes 1..3, read 1, write 4, read 2.
 	w := func(n uint64) Access { return Access{Thread: 0, N: n, Loc: 1, Kind: sched.Write} }
 	r := func(n uint64) Access { return Access{Thread: 1, N: n, Loc: 1, Kind: sched.Read} }
-	steps := []struct {
-		a     Access
-		allow bool
-	}{{r(1), false}, {w(1), true}, {w(2), true}, {w(3), true}, {w(4), false}, {r(2), false}, {r(1), true}, {w(4), true}, {r(2), true}}
-	for i, s := range steps {
-		if got := o.Allow(s.a); got != s.allow {
-			t.Fatalf("step %d: Allow(%v) = %v, want %v", i, s.a, got, s.allow)
-		}
-		if s.allow {
-			o.Performed(s.a)
-		}
-	}
+	steps := []oracleStep{{r(1), false}, {w(1), true}, {w(2), true}, {w(3), true}, {w(4), false}, {r(2), false}, {r(1), true}, {w(4), true}, {r(2), true}}
+	driveSteps(t, o, steps)
 }
 
 // The initial value: no write in range has the value, so the read read
 // version 0; every read of version 0 must read the same value.
 func TestStrideInitialValue(t *testing.T) {
 	log := strideLog([]uint64{5},
-		strideEntry(record.StrideRead, 1, 1, 3, 1))
+		entry(record.StrideRead, 1, 1, 3, 1))
 	o, err := planStride(log)
 	if err != nil {
 		t.Fatal(err)
@@ -189,7 +81,7 @@ func TestStrideInitialValue(t *testing.T) {
 	if op := o.(*strideOracle).ops[strideKey{1, 1}]; op.ver != 0 {
 		t.Errorf("read linked to %+v, want the initial value", op)
 	}
-	log.Threads = append(log.Threads, record.ThreadLog{ID: "0.2", Entries: []record.Entry{strideEntry(record.StrideRead, 1, 1, 4, 0)}})
+	log.Threads = append(log.Threads, record.ThreadLog{ID: "0.2", Entries: []record.Entry{entry(record.StrideRead, 1, 1, 4, 0)}})
 	if _, err := planStride(log); err == nil || !strings.Contains(err.Error(), "initial value") {
 		t.Fatalf("plan: %v, want two initial values refused", err)
 	}
@@ -198,7 +90,7 @@ func TestStrideInitialValue(t *testing.T) {
 // A read cannot link to a write older than one its goroutine made.
 func TestStrideOwnWrite(t *testing.T) {
 	log := strideLog([]uint64{5, 6, 5},
-		strideEntry(record.StrideRead, 4, 1, 6, 3)) // goroutine 0 reads after its write 3: 6 was version 2
+		entry(record.StrideRead, 4, 1, 6, 3)) // goroutine 0 reads after its write 3: 6 was version 2
 	log.Threads[1].Entries, log.Threads[0].Entries = nil, log.Threads[1].Entries
 	if _, err := planStride(log); err == nil || !strings.Contains(err.Error(), "could not infer the linkage of read (goroutine 0, operation 4)") {
 		t.Fatalf("plan: %v, want a failed inference", err)
@@ -207,14 +99,14 @@ func TestStrideOwnWrite(t *testing.T) {
 
 func TestStridePlanErrors(t *testing.T) {
 	for name, log := range map[string]*record.Log{
-		"bad goroutine":   {Threads: []record.ThreadLog{{ID: "0"}}, Locs: [][]record.Entry{nil, {strideEntry(record.StrideWrite, 0, 3, 1, 0)}}},
-		"same, no first":  {Threads: []record.ThreadLog{{ID: "0"}}, Locs: [][]record.Entry{nil, {strideEntry(record.StrideWriteSame, 0, 1, 0)}}},
-		"zero delta":      {Threads: []record.ThreadLog{{ID: "0"}}, Locs: [][]record.Entry{nil, {strideEntry(record.StrideWrite, 0, 0, 0, 0)}}},
-		"bound too large": strideLog([]uint64{1}, strideEntry(record.StrideRead, 1, 1, 1, 2)),
-		"bad location":    strideLog([]uint64{1}, strideEntry(record.StrideRead, 1, 2, 1, 1)),
-		"short read":      strideLog([]uint64{1}, strideEntry(record.StrideReadSame, 1, 1, 1)),
-		"bad tag":         strideLog([]uint64{1}, strideEntry(record.TagFirst+20, 1, 1)),
-		"twice":           strideLog([]uint64{1}, strideEntry(record.StrideRead, 1, 1, 1, 1), strideEntry(record.StrideRead, 1, 1, 1, 0)),
+		"bad goroutine":   {Threads: []record.ThreadLog{{ID: "0"}}, Locs: [][]record.Entry{nil, {entry(record.StrideWrite, 0, 3, 1, 0)}}},
+		"same, no first":  {Threads: []record.ThreadLog{{ID: "0"}}, Locs: [][]record.Entry{nil, {entry(record.StrideWriteSame, 0, 1, 0)}}},
+		"zero delta":      {Threads: []record.ThreadLog{{ID: "0"}}, Locs: [][]record.Entry{nil, {entry(record.StrideWrite, 0, 0, 0, 0)}}},
+		"bound too large": strideLog([]uint64{1}, entry(record.StrideRead, 1, 1, 1, 2)),
+		"bad location":    strideLog([]uint64{1}, entry(record.StrideRead, 1, 2, 1, 1)),
+		"short read":      strideLog([]uint64{1}, entry(record.StrideReadSame, 1, 1, 1)),
+		"bad tag":         strideLog([]uint64{1}, entry(record.TagFirst+20, 1, 1)),
+		"twice":           strideLog([]uint64{1}, entry(record.StrideRead, 1, 1, 1, 1), entry(record.StrideRead, 1, 1, 1, 0)),
 	} {
 		if _, err := planStride(log); err == nil {
 			t.Errorf("%s: no error", name)
@@ -227,16 +119,9 @@ func TestStridePlanErrors(t *testing.T) {
 func strideLogFrom(data []byte) *record.Log {
 	log := &record.Log{Algorithm: "stride", Complete: true,
 		Threads: []record.ThreadLog{{ID: "0"}, {ID: "0.1"}}, Locs: make([][]record.Entry, 3)}
-	next := func() uint64 {
-		v, n := binary.Uvarint(data)
-		if n <= 0 {
-			data = nil
-			return 0
-		}
-		data = data[n:]
-		return v % 8
-	}
-	for len(data) > 0 {
+	in := &fuzzInput{data}
+	next := func() uint64 { return in.next() % 8 }
+	for len(in.data) > 0 {
 		h := next()
 		tag := record.TagFirst + uint8(h%6)
 		e := record.Entry{Tag: tag, N: next()}
@@ -255,16 +140,7 @@ func strideLogFrom(data []byte) *record.Log {
 }
 
 func FuzzStrideLog(f *testing.F) {
-	rec, _ := record.New("stride")
-	res, err := record.Record(strideLostUpdate(2), rec, record.Options{Dir: f.TempDir()})
-	if err != nil {
-		f.Fatal(err)
-	}
-	data, err := os.ReadFile(res.Log)
-	os.Remove(res.Log)
-	if err != nil {
-		f.Fatal(err)
-	}
+	data := recordBytes(f, recorder(f, "stride"), lostUpdate(2, 1))
 	f.Add(data)
 	f.Add([]byte("weft log v1\n"))
 	f.Add([]byte{8, 0, 0, 1, 2, 1, 9, 1, 1, 3, 0})
@@ -322,7 +198,7 @@ func TestStrideReplayAtomics(t *testing.T) {
 	dir := t.TempDir()
 	replayed := 0
 	for range 50 {
-		res, log := strideRecordOnce(t, body, dir)
+		res, log := recordOnce(t, recorder(t, "stride"), body, dir)
 		if res.Failure != nil {
 			t.Fatalf("recorded run failed: %s", res.Failure.Message)
 		}
