@@ -37,6 +37,7 @@ type Access struct {
 	Op string
 }
 
+// String describes the access for messages.
 func (a Access) String() string {
 	return fmt.Sprintf("%s #%d of goroutine %d (location %d)", a.Op, a.N, a.Thread, a.Loc)
 }
