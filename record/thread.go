@@ -26,10 +26,7 @@ type Thread struct {
 	bit      uint64 // 1<<idx, or 0 for idx ≥ 64
 	rng      uint64
 	bind     gls.Binding
-	// The coding state of touch entries (see touch): the locations of
-	// the last two, the last first, and which one a run continues.
-	touched [2]uint32
-	run2    int
+	touches  TouchDecoder // the state of touch's coding, which decoding replays
 	// Stream is the goroutine's own log stream.
 	Stream Stream
 	// State is the recorder's per-thread state, set by NewThread.
@@ -86,22 +83,45 @@ func (t *Thread) Touch(l *Loc) { t.touch(l) }
 // follows is replaced by l, the last's kept before it.
 func (t *Thread) touch(l *Loc) {
 	id := l.id
+	d := &t.touches
+	var arg [1]uint64
+	e := Entry{Args: arg[:0]}
 	switch {
-	case id >= 1<<7 && id == t.touched[t.run2]+1:
-		t.Stream.Put(TagTouch, t.n)
-	case id >= 1<<7 && id == t.touched[1-t.run2]+1:
-		t.run2 = 1 - t.run2
-		t.Stream.Put(TagTouch, t.n, 0)
+	case id >= 1<<7 && id == d.touched[d.run2]+1:
+	case id >= 1<<7 && id == d.touched[1-d.run2]+1:
+		e.Args = arg[:1]
 	default:
-		t.Stream.Put(TagTouch, t.n, uint64(id))
-		t.touched = [2]uint32{id, t.touched[0]}
-		return
+		arg[0] = uint64(id)
+		e.Args = arg[:1]
 	}
-	if t.run2 == 0 {
-		t.touched[0] = id
+	t.Stream.Put(TagTouch, t.n, e.Args...)
+	d.Next(e) // the coder's state moves as the decoder's will
+}
+
+// A TouchDecoder decodes the TagTouch entries of one goroutine's stream, in
+// order, as Thread.touch codes them.
+type TouchDecoder struct {
+	touched [2]uint32
+	run2    int
+}
+
+// Next returns the location of the touch entry e.
+func (d *TouchDecoder) Next(e Entry) uint32 {
+	if len(e.Args) > 0 && e.Args[0] != 0 {
+		id := uint32(e.Args[0])
+		d.touched = [2]uint32{id, d.touched[0]}
+		return id
+	}
+	if len(e.Args) > 0 {
+		d.run2 = 1 - d.run2
+	}
+	id := d.touched[d.run2] + 1
+	if d.run2 == 0 {
+		d.touched[0] = id
 	} else {
-		t.touched = [2]uint32{id, t.touched[0]}
+		d.touched = [2]uint32{id, d.touched[0]}
 	}
+	return id
 }
 
 // NoAccess logs that t's current operation touched no location after all:

@@ -57,29 +57,11 @@ func (s *strategy) Spawned(g *sched.G) {
 		r.touches = map[uint64]uint32{}
 		r.choices = map[uint64][]int{}
 		r.none = map[uint64]bool{}
-		// The last two touch entries' locations, and which one a run
-		// continues (see record.Thread.touch).
-		var touched [2]uint32
-		run2 := 0
+		var touches record.TouchDecoder
 		for _, e := range s.log.Threads[i].Entries {
 			switch e.Tag {
 			case record.TagTouch:
-				if len(e.Args) > 0 && e.Args[0] != 0 {
-					id := uint32(e.Args[0])
-					touched = [2]uint32{id, touched[0]}
-					r.touches[e.N] = id
-					break
-				}
-				if len(e.Args) > 0 {
-					run2 = 1 - run2
-				}
-				id := touched[run2] + 1
-				if run2 == 0 {
-					touched[0] = id
-				} else {
-					touched = [2]uint32{id, touched[0]}
-				}
-				r.touches[e.N] = id
+				r.touches[e.N] = touches.Next(e)
 			case record.TagNoAccess:
 				r.none[e.N] = true
 			case record.TagChoice:
