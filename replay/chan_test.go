@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"flag"
 	"testing"
 
 	"github.com/weftdev/weft/record"
@@ -122,13 +123,15 @@ func TestChannelReplays(t *testing.T) {
 	}
 }
 
+var selectRuns = flag.Int("selectruns", 20, "recorded runs of selects on both sides replayed by each recorder (TestSelectReplayRate)")
+
 // Selects on both sides of a channel are not always replayed faithfully
 // (see selectRecorded in sim/chanrec.go): the rate is logged, not checked.
 func TestSelectReplayRate(t *testing.T) {
 	body := chanBodies["select"]
 	for _, alg := range record.Algorithms() {
 		dir := t.TempDir()
-		const runs = 20
+		runs := *selectRuns
 		faithful := 0
 		for i := range runs {
 			log := recordChan(t, alg, body, dir, uint64(i))

@@ -35,7 +35,10 @@ import (
 //     one that waits (for room, for a value) is reported by the partner
 //     that completes it, on its behalf, after the partner's own access.
 //   - A select that completes a case at once is reported at its arrival;
-//     one that waits, at its completion, by the partner, on its behalf (see
+//     one that waits, at its completion, by the partner that completes it,
+//     on its behalf: on an unbuffered channel, just before the partner's
+//     own access (so that a replay lets it arrive, and wait, before the
+//     partner arrives and finds it), on a buffered one after it (see
 //     selectRecorded).
 //
 // A select locks its channels in the order of their locations.
@@ -111,10 +114,16 @@ func (s *chanState[T]) recSend(t *record.Thread, r record.Recorder, v T, sel *se
 	if w := recClaim(&s.recvq, sel); w != nil {
 		w.val, w.ok = v, true
 		w.sel.idx = w.idx
+		// A select that waited on an unbuffered channel is reported before
+		// its partner (see selectRecorded); on a buffered one, after it.
+		first := !w.sel.arrived && s.cap == 0
+		if first {
+			r.Sync(w.sel.t, l, sched.ReadWrite, digest(&v))
+		}
 		if t != nil {
 			r.Sync(t, l, sched.ReadWrite, 0)
 		}
-		if !w.sel.arrived {
+		if !w.sel.arrived && !first {
 			r.Sync(w.sel.t, l, sched.ReadWrite, digest(&v))
 		}
 		w.sel.wake <- struct{}{}
@@ -173,10 +182,10 @@ func (s *chanState[T]) recRecv(t *record.Thread, r record.Recorder, sel *selecti
 		if w := recClaim(&s.sendq, sel); w != nil {
 			v = w.val
 			w.sel.idx = w.idx
-			r.Sync(t, l, sched.ReadWrite, digest(&v))
-			if !w.sel.arrived {
+			if !w.sel.arrived { // a select that waited: before its partner
 				r.Sync(w.sel.t, l, sched.ReadWrite, 0)
 			}
+			r.Sync(t, l, sched.ReadWrite, digest(&v))
 			w.sel.wake <- struct{}{}
 			return v, true, recDone
 		}
@@ -538,28 +547,40 @@ func nilCases(rc []recordedCase) int {
 // or receive on an unbuffered channel is, with the case it chose logged
 // (Thread.Log) if it has several channels, even if that case was the only
 // ready one. One that waits is reported at its completion, by the partner
-// that completes it, on its behalf, after the partner's own access (or by
-// the close that wakes it), with the channel it completed on (Thread.Touch)
-// and the case logged as its choice.
+// that completes it, on its behalf (or by the close that wakes it), with
+// the channel it completed on (Thread.Touch) and the case logged as its
+// choice. On an unbuffered channel, its access comes just before the
+// partner's own: the log orders the channel's accesses [select, partner].
+// On a buffered channel (a partner made room or a value, or a timer fired),
+// and for a close, it comes after the partner's, as a buffered operation's
+// completion does.
 //
-// What a replay gets from this for a select that waited: its Step (its
-// arrival under control) is ordered after the access of the partner that
-// completed it, on that channel; since the partner, arriving first in the
-// replay, queues its waiter, the select finds it there and completes the
-// same case with the same partner. What it does not get: its arrival is
-// not ordered with the accesses of the select's other channels (it touched
-// only the one it completed on), so an operation that came later on
-// another of its channels in the recording may be waiting there too in the
-// replay: the logged choice then picks the recorded case among the ready
-// ones. The same holds for a select that completed at once. But a select
-// that completed at once with a select that waited (S2 completing S1)
-// arrives, in the replay, before S1 does (its access comes first in the
-// log): it does not find S1 there, and may complete another case that
-// happens to be ready, or wait and be completed by S1 (the same pairing,
-// the other way round). And a select that waited does not hold its place
-// in the queues of its channels in the order of its arrival, since its
-// arrival is not reported: those are the departures a replay of selects
-// may still make.
+// What a replay gets from this for a select S that waited on an unbuffered
+// channel c: its Step (its arrival under control) comes after c's accesses
+// before the partner P's, and P's comes after it. S, finding no case ready
+// (as it did when it arrived in the recording), queues a waiter on each of
+// its channels and parks; P then finds S's waiter on c and completes it,
+// with the same value. If P is a select, its logged choice (c's case) picks
+// c among its ready cases; if P is a plain operation, it takes the first
+// waiter on c, S if the replay queued no other there. Had S been ordered
+// after P (as it was, once), P would arrive first, find no partner on c,
+// and choose another case or wait: the pairing diverged in most runs. A
+// plain operation that waited is reported at its arrival, before whatever
+// completes it, and is replayed in the same way.
+//
+// What it does not get: S's arrival is ordered with c's accesses only (it
+// touched only c), not with those of its other channels, and it comes at
+// its completion, not at its arrival. So, in a replay: an operation Q on
+// another of S's channels, d, which came after S's completion in the
+// recording, may arrive while S waits, and complete S on d (the log does
+// not order Q after S's completion: they touch different channels); or it
+// may be waiting on d already when S arrives, so that S completes at once,
+// with its logged choice picking c if c is ready, and the replay departing
+// if it is not (P has not arrived yet). And S's waiter on c is queued in
+// the order of S's completion, not of its arrival: a plain operation that
+// arrived after S and waits on c in the same direction is ahead of it in
+// the replay's queue, behind it in the recording's, and P takes it instead
+// of S. Those are the departures a replay of selects may still make.
 func selectRecorded(t *record.Thread, cases []Case, def int) int {
 	r := t.Op(nil)
 	rs := recSelects.Get().(*recSelect)
