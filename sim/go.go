@@ -8,11 +8,12 @@ import "runtime"
 // with a plain go statement from a controlled one escapes the controller:
 // weft reports it.
 func Go(f func()) {
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		g.Go(opGo, f)
 		return
 	}
-	if t := recording(); t != nil {
+	if t != nil {
 		t.Op(nil)
 		t.Go(f)
 		return
@@ -24,11 +25,12 @@ func Go(f func()) {
 // to let the others run, as a spin loop should. In plain mode it calls
 // runtime.Gosched.
 func Yield() {
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		g.Yield(opYield)
 		return
 	}
-	if t := recording(); t != nil {
+	if t != nil {
 		t.Op(nil)
 	}
 	runtime.Gosched()

@@ -208,9 +208,10 @@ func (m *Map) CompareAndDelete(key, old any) (deleted bool) {
 // receiver; even f itself may call any method on m.
 func (m *Map) Range(f func(key, value any) bool) {
 	var snap []mapEntry
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		snap = m.state(g, opMapRange).snapshot()
-	} else if t := recording(); t != nil {
+	} else if t != nil {
 		s := m.recLock(t)
 		snap = s.snapshot()
 		s.mu.Unlock()

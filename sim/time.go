@@ -14,7 +14,8 @@ import (
 
 // Sleep pauses the calling goroutine for at least d.
 func Sleep(d time.Duration) {
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		if d <= 0 {
 			g.Step(opSleep, 0, nil)
 			return
@@ -22,7 +23,7 @@ func Sleep(d time.Duration) {
 		g.Step(opSleep, 0, g.NewTimer(d, nil))
 		return
 	}
-	if t := recording(); t != nil {
+	if t != nil {
 		t.Op(nil)
 		t.Beat()
 	}
@@ -31,11 +32,12 @@ func Sleep(d time.Duration) {
 
 // Now returns the current time.
 func Now() time.Time {
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		g.Step(opNow, 0, nil)
 		return g.Now()
 	}
-	if t := recording(); t != nil {
+	if t != nil {
 		t.Op(nil)
 	}
 	return time.Now()
@@ -63,13 +65,14 @@ type Timer struct {
 // NewTimer returns a Timer that sends the current time on its channel after
 // at least d.
 func NewTimer(d time.Duration) *Timer {
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		g.Step(opTimerNew, 0, nil)
-		t := &Timer{C: NewChan[time.Time](1)}
-		t.ctl = g.NewTimer(d, deliver(g, t.C))
-		return t
+		tm := &Timer{C: NewChan[time.Time](1)}
+		tm.ctl = g.NewTimer(d, deliver(g, tm.C))
+		return tm
 	}
-	if t := recording(); t != nil {
+	if t != nil {
 		rt, c := recNewTimer(t, d, 0)
 		return &Timer{C: c, rec: rt}
 	}
@@ -96,11 +99,12 @@ func After(d time.Duration) *Chan[time.Time] { return NewTimer(d).C }
 // Under control that goroutine is a child of the caller. The returned
 // Timer's Stop cancels the call.
 func AfterFunc(d time.Duration, f func()) *Timer {
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		g.Step(opTimerNew, 0, nil)
 		return &Timer{ctl: g.NewTimer(d, func() { g.Spawn(f) })}
 	}
-	if t := recording(); t != nil {
+	if t != nil {
 		return &Timer{rec: recAfterFunc(t, d, f)}
 	}
 	return &Timer{plain: time.AfterFunc(d, f)}
@@ -174,7 +178,8 @@ func NewTicker(d time.Duration) *Ticker {
 	if d <= 0 {
 		panic("non-positive interval for NewTicker")
 	}
-	if g := current(); g != nil {
+	g, t := who()
+	if g != nil {
 		g.Step(opTimerNew, 0, nil)
 		tk := &Ticker{C: NewChan[time.Time](1), period: d}
 		put := deliver(g, tk.C)
@@ -184,7 +189,7 @@ func NewTicker(d time.Duration) *Ticker {
 		})
 		return tk
 	}
-	if t := recording(); t != nil {
+	if t != nil {
 		rt, c := recNewTimer(t, d, d)
 		return &Ticker{C: c, rec: rt, period: d}
 	}
