@@ -57,14 +57,7 @@ func benchRecord(b *testing.B, w Workload, impl string) {
 			}
 			continue
 		}
-		rec, err := record.New(impl)
-		if err != nil {
-			b.Fatal(err)
-		}
-		res, err := record.Record(w.Body, rec, record.Options{Name: b.Name(), Dir: dir})
-		if err != nil {
-			b.Fatal(err)
-		}
+		res := recordRun(b, impl, w.Body, dir)
 		os.Remove(res.Log)
 		if res.Failure != nil {
 			b.Fatalf("%s: %s", res.Failure.Kind, res.Failure.Message)

@@ -35,14 +35,7 @@ func TestFailureRates(t *testing.T) {
 			n := 0
 			var events uint64
 			for range runs {
-				rec, err := record.New(alg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				res, err := record.Record(w.Body, rec, record.Options{Name: t.Name(), Dir: dir})
-				if err != nil {
-					t.Fatal(err)
-				}
+				res := recordRun(t, alg, w.Body, dir)
 				os.Remove(res.Log)
 				events += res.Events
 				if res.Failure != nil {

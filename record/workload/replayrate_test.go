@@ -4,7 +4,6 @@ import (
 	"flag"
 	"os"
 	"runtime"
-	"strings"
 	"testing"
 	"time"
 
@@ -35,19 +34,8 @@ func TestReplayRate(t *testing.T) {
 			faithful := 0
 			var firstProblem string
 			for range *replayFailures {
-				rec, err := record.New(alg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				res, err := record.Record(w.Body, rec, record.Options{Name: t.Name(), Dir: dir})
-				if err != nil {
-					t.Fatal(err)
-				}
-				log, err := record.ReadFile(res.Log)
-				os.Remove(res.Log)
-				if err != nil {
-					t.Fatal(err)
-				}
+				res := recordRun(t, alg, w.Body, dir)
+				log := readLog(t, res)
 				out, err := replay.Run(w.Body, log, replay.Options{Sched: sched.Options{MaxSteps: 1 << 22}})
 				switch {
 				case err != nil:
@@ -55,7 +43,7 @@ func TestReplayRate(t *testing.T) {
 				case out.Faithful && out.Result.Failure == nil:
 					faithful++
 				case firstProblem == "" && len(out.Problems) > 0:
-					firstProblem = strings.Join(out.Problems[:min(3, len(out.Problems))], "; ")
+					firstProblem = firstProblems(out.Problems)
 				}
 			}
 			t.Logf("%-14s %-9s %d/%d passing runs replayed faithfully", w.Name, alg, faithful, *replayFailures)
@@ -72,25 +60,14 @@ func TestReplayRate(t *testing.T) {
 			var firstProblem string
 			for failing < *replayFailures && runs < 200*(*replayFailures) {
 				runs++
-				rec, err := record.New(alg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				res, err := record.Record(w.Body, rec, record.Options{Name: t.Name(), Dir: dir})
-				if err != nil {
-					t.Fatal(err)
-				}
+				res := recordRun(t, alg, w.Body, dir)
 				if res.Failure == nil {
 					os.Remove(res.Log)
 					continue
 				}
 				failing++
 				events += res.Events
-				log, err := record.ReadFile(res.Log)
-				os.Remove(res.Log)
-				if err != nil {
-					t.Fatal(err)
-				}
+				log := readLog(t, res)
 				start := time.Now()
 				out, err := replay.Run(w.Body, log, replay.Options{Sched: sched.Options{MaxSteps: 1 << 22}})
 				replayTime += time.Since(start)
@@ -108,7 +85,7 @@ func TestReplayRate(t *testing.T) {
 				if out.Faithful {
 					faithful++
 				} else if firstProblem == "" && len(out.Problems) > 0 {
-					firstProblem = strings.Join(out.Problems[:min(3, len(out.Problems))], "; ")
+					firstProblem = firstProblems(out.Problems)
 				}
 			}
 			if failing == 0 {
