@@ -21,7 +21,7 @@ package record
 // synchronization. Lemma 4.3 and prec: per (thread, location) the thread
 // keeps one open interval, writer w and first..last read counters; a read
 // of the same writer extends it, a read of another closes it into the log
-// (tagLightRead) and opens a new one; ExitThread logs the open ones.
+// (LightRead) and opens a new one; ExitThread logs the open ones.
 //
 // Lemma 4.3 for own accesses: a read of the goroutine's own last write of
 // the location, and a write that overwrites it, are not logged at all
@@ -29,7 +29,7 @@ package record
 // (lightLoc.ownRead) for the other goroutine's write that overwrites it,
 // which logs it with its predecessor.
 //
-// Unlike the paper, writes are logged too (tagLightWrite; tagLightWriteOwn
+// Unlike the paper, writes are logged too (LightWrite; LightWriteOwn
 // is no longer written, the replay still reads it): the replay must perform
 // every user write, and a write the solver does not know about could land
 // inside a dependence interval. Each logged write names its predecessor in
@@ -52,7 +52,7 @@ package record
 // location remembers the last skipped access (all skipped accesses are
 // totally ordered by the guard's logged order, so the last one follows all
 // others), and each goroutine's first logged access after the break logs
-// tagLightBarrier (it comes after that access). The first logged write
+// LightBarrier (it comes after that access). The first logged write
 // after the break names its skipped predecessor explicitly. So a broken
 // location costs one barrier entry per goroutine, and a location that stays
 // guarded costs nothing: in the lock-protected counters and banks the Var
@@ -68,7 +68,7 @@ import (
 
 // Light's entry tags.
 const (
-	// tagLightRead: N = first read; args: location, writer code, writer
+	// LightRead: N = first read; args: location, writer code, writer
 	// counter, last-first. Writer code 0: the initial value; 1: the same
 	// goroutine, counter given as N - counter; k+2: goroutine k, counter
 	// given as the zigzag delta to the counter of goroutine k that the
@@ -77,47 +77,47 @@ const (
 	// location (0 at first). The replay decodes a stream's entries in
 	// order, as they were written. The location and the writer code
 	// share an argument (see lightThread.where), in this entry and in
-	// tagLightWrite's and tagLightBarrier's.
-	tagLightRead uint8 = TagFirst + iota
-	// tagLightWrite: N = the write; args: location, predecessor code and
+	// LightWrite's and LightBarrier's.
+	LightRead uint8 = TagFirst + iota
+	// LightWrite: N = the write; args: location, predecessor code and
 	// counter, coded as a read's writer, and, if the predecessor's
 	// goroutine read its own write (reads that are not logged), how many
 	// operations after the predecessor its last such read came.
-	tagLightWrite
-	// tagLightWriteOwn: N = the write; args: location. Its predecessor is
+	LightWrite
+	// LightWriteOwn: N = the write; args: location. Its predecessor is
 	// the goroutine's previous logged write to the location.
-	tagLightWriteOwn
-	// tagLightBarrier: N = an access; args: location, goroutine code and
+	LightWriteOwn
+	// LightBarrier: N = an access; args: location, goroutine code and
 	// counter, coded as a read's writer: the access comes after that one.
-	tagLightBarrier
-	// tagLightGuarded: location stream: the location stayed guarded by
+	LightBarrier
+	// LightGuarded: location stream: the location stayed guarded by
 	// location args[0] and none of its accesses were logged; args[1]
 	// counts them.
-	tagLightGuarded
-	// tagLightStart: N = the goroutine's first access; args: its parent
+	LightGuarded
+	// LightStart: N = the goroutine's first access; args: its parent
 	// and the counter of the operation that started it, coded as a
 	// read's writer (the start edge of §4.3: the start is a write the
 	// goroutine's first access reads).
-	tagLightStart
+	LightStart
 )
 
-// tagLightRepeat+j, j < lightDict: N = an access; the entry is the one
-// of the stream's last lightDict distinct entries (tags and arguments as
+// LightRepeat+j, j < LightDict: N = an access; the entry is the one
+// of the stream's last LightDict distinct entries (tags and arguments as
 // coded) that is j-th most recently used, repeated at N. A stream's
 // periodic entries, as a pipeline stage's, cost a byte and N's.
 const (
-	tagLightRepeat uint8 = 16
-	lightDict            = 16
+	LightRepeat uint8 = 16
+	LightDict         = 16
 )
 
-// tagLightCopy: N = the last entry's; args: d, k: the k entries (tags
+// LightCopy: N = the last entry's; args: d, k: the k entries (tags
 // and arguments as logged, repeats not expanded, and the differences of
 // their counters to their predecessors') that come d entries before
-// each, d ≤ lightWindow: a run of the stream's period costs an entry.
+// each, d ≤ LightWindow: a run of the stream's period costs an entry.
 // Only Light's entries count.
 const (
-	tagLightCopy uint8 = 14
-	lightWindow        = 64
+	LightCopy    uint8 = 14
+	LightWindow        = 64
 	lightMinCopy       = 3 // a copy of fewer entries costs more than they
 )
 
@@ -167,25 +167,25 @@ type lightThread struct {
 	locs table[lightTL] // per location
 	skip bool           // the pending write is a guarded one
 	// parent names the operation that started the goroutine, logged
-	// with its first access (tagLightStart), 0 once logged.
+	// with its first access (LightStart), 0 once logged.
 	parent uint64
-	// The coding state of the stream (see tagLightRead): the counter
+	// The coding state of the stream (see LightRead): the counter
 	// last named of each goroutine, by index, and the last location.
 	prevN   []uint64
 	prevLoc uint32
 	// dict holds the stream's last ndict distinct entries, most
-	// recently used first (see tagLightRepeat).
-	dict  [lightDict]lightEntry
+	// recently used first (see LightRepeat).
+	dict  [LightDict]lightEntry
 	ndict int
 	// hist holds the last entries as logged, the last ml of them
 	// pending: they repeat the entries md before them (see
-	// tagLightCopy); lastN is the counter of the last one.
+	// LightCopy); lastN is the counter of the last one.
 	hist   []lightRaw
 	md, ml int
 	lastN  uint64
 }
 
-// lightRaw is an entry as logged (tagLightCopy), but for its counter n.
+// lightRaw is an entry as logged (LightCopy), but for its counter n.
 type lightRaw struct {
 	e  lightEntry
 	dn uint64 // n minus the previous entry's
@@ -200,7 +200,7 @@ type lightEntry struct {
 }
 
 // put logs an entry of t's stream, as a repeat of one of the last
-// distinct ones if it is one of them (see tagLightRepeat).
+// distinct ones if it is one of them (see LightRepeat).
 func (ts *lightThread) put(t *Thread, tag uint8, n uint64, args ...uint64) {
 	e := lightEntry{tag: tag, argc: uint8(len(args))}
 	copy(e.args[:], args)
@@ -208,11 +208,11 @@ func (ts *lightThread) put(t *Thread, tag uint8, n uint64, args ...uint64) {
 		if ts.dict[j] == e {
 			copy(ts.dict[1:j+1], ts.dict[:j])
 			ts.dict[0] = e
-			ts.raw(t, lightEntry{tag: tagLightRepeat + uint8(j)}, n)
+			ts.raw(t, lightEntry{tag: LightRepeat + uint8(j)}, n)
 			return
 		}
 	}
-	if ts.ndict < lightDict {
+	if ts.ndict < LightDict {
 		ts.ndict++
 	}
 	copy(ts.dict[1:ts.ndict], ts.dict[:ts.ndict-1])
@@ -221,7 +221,7 @@ func (ts *lightThread) put(t *Thread, tag uint8, n uint64, args ...uint64) {
 }
 
 // raw logs entry e at counter n, as part of a copy if it repeats the
-// window's entries (see tagLightCopy).
+// window's entries (see LightCopy).
 func (ts *lightThread) raw(t *Thread, e lightEntry, n uint64) {
 	r := lightRaw{e: e, dn: n - ts.lastN, n: n}
 	ts.lastN = n
@@ -234,7 +234,7 @@ func (ts *lightThread) raw(t *Thread, e lightEntry, n uint64) {
 		}
 		ts.flush(t)
 	}
-	for d := 1; d <= min(lightWindow, len(h)); d++ {
+	for d := 1; d <= min(LightWindow, len(h)); d++ {
 		if s := h[len(h)-d]; s.e == r.e && s.dn == r.dn {
 			ts.md, ts.ml = d, 1
 			ts.push(r)
@@ -246,10 +246,10 @@ func (ts *lightThread) raw(t *Thread, e lightEntry, n uint64) {
 }
 
 func (ts *lightThread) push(r lightRaw) {
-	if len(ts.hist) >= 4*lightWindow {
+	if len(ts.hist) >= 4*LightWindow {
 		// The window and the pending entries a flush logs one by one
 		// (fewer than lightMinCopy) stay.
-		ts.hist = append(ts.hist[:0], ts.hist[len(ts.hist)-2*lightWindow:]...)
+		ts.hist = append(ts.hist[:0], ts.hist[len(ts.hist)-2*LightWindow:]...)
 	}
 	ts.hist = append(ts.hist, r)
 }
@@ -261,7 +261,7 @@ func (ts *lightThread) flush(t *Thread) {
 	}
 	h := ts.hist
 	if ts.ml >= lightMinCopy {
-		t.Stream.Put(tagLightCopy, h[len(h)-1].n, uint64(ts.md), uint64(ts.ml))
+		t.Stream.Put(LightCopy, h[len(h)-1].n, uint64(ts.md), uint64(ts.ml))
 	} else {
 		for _, r := range h[len(h)-ts.ml:] {
 			t.Stream.Put(r.e.tag, r.n, r.e.args[:r.e.argc]...)
@@ -295,7 +295,7 @@ func (*light) NewThread(t *Thread) {
 func (ts *lightThread) started(t *Thread) {
 	if ts.parent != 0 {
 		c, v := ts.code(t, t.n, ts.parent)
-		ts.put(t, tagLightStart, t.n, c, v)
+		ts.put(t, LightStart, t.n, c, v)
 		ts.parent = 0
 	}
 }
@@ -349,12 +349,12 @@ func (ls *lightLoc) logged(t *Thread, ts *lightThread, l *Loc, tl *lightTL) {
 	tl.synced = true
 	if b := ls.barrier; b != 0 {
 		var a [4]uint64
-		ts.put(t, tagLightBarrier, t.n, ts.where(t, &a, l.id, t.n, b)...)
+		ts.put(t, LightBarrier, t.n, ts.where(t, &a, l.id, t.n, b)...)
 	}
 }
 
 // code codes identity w (0 the initial value) for an entry of t's stream
-// at counter base (see tagLightRead).
+// at counter base (see LightRead).
 func (ts *lightThread) code(t *Thread, base, w uint64) (code, v uint64) {
 	if w == 0 {
 		return 0, 0
@@ -372,7 +372,7 @@ func (ts *lightThread) code(t *Thread, base, w uint64) (code, v uint64) {
 	return uint64(idx) + 2, zigzag(d)
 }
 
-// loc codes location id for an entry of t's stream (see tagLightRead).
+// loc codes location id for an entry of t's stream (see LightRead).
 func (ts *lightThread) loc(id uint32) uint64 {
 	d := int64(id) - int64(ts.prevLoc)
 	ts.prevLoc = id
@@ -380,7 +380,7 @@ func (ts *lightThread) loc(id uint32) uint64 {
 }
 
 // where codes location id and identity w for an entry of t's stream at
-// counter base, in a (see tagLightRead): the location and the writer
+// counter base, in a (see LightRead): the location and the writer
 // code packed in one argument, location<<3 | code, if the code is below
 // 7, else location<<3 | 7 and code-7.
 func (ts *lightThread) where(t *Thread, a *[4]uint64, id uint32, base, w uint64) []uint64 {
@@ -457,7 +457,7 @@ func (r *light) read(t *Thread, l *Loc, ls *lightLoc, w uint64) {
 
 func lightEmit(t *Thread, ts *lightThread, loc uint32, tl *lightTL) {
 	var a [4]uint64
-	ts.put(t, tagLightRead, tl.first, append(ts.where(t, &a, loc, tl.first, tl.w), tl.last-tl.first)...)
+	ts.put(t, LightRead, tl.first, append(ts.where(t, &a, loc, tl.first, tl.w), tl.last-tl.first)...)
 	tl.open = false
 }
 
@@ -502,7 +502,7 @@ func (r *light) write(t *Thread, l *Loc, ls *lightLoc, ts *lightThread, prev uin
 		// comes after its last such read.
 		args = append(args, or-prev)
 	}
-	ts.put(t, tagLightWrite, t.n, args...)
+	ts.put(t, LightWrite, t.n, args...)
 }
 
 func (r *light) Sync(t *Thread, l *Loc, a sched.Access, value uint64) {
@@ -569,7 +569,7 @@ func (r *light) Close(locs []*Loc) {
 	for _, l := range locs {
 		ls := l.State.(*lightLoc)
 		if ls.mode.Load() == lightGuarded {
-			l.Stream.Put(tagLightGuarded, 0, uint64(ls.guard.id), ls.skipped)
+			l.Stream.Put(LightGuarded, 0, uint64(ls.guard.id), ls.skipped)
 		}
 	}
 }

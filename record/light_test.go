@@ -8,18 +8,6 @@ import (
 	"github.com/weftdev/weft/sim"
 )
 
-// Light's tags, as record/light.go numbers them.
-const (
-	lightRead = record.TagFirst + iota
-	lightWrite
-	lightWriteOwn
-	lightBarrier
-	lightGuarded
-	lightStart
-	lightCopy   = 14 // args d, k: the k entries d before each again
-	lightRepeat = 16 // lightRepeat+j: the j-th most recent distinct entry again
-)
-
 // lightUncopy returns Light's entries of a stream, copies expanded.
 func lightUncopy(es []record.Entry) []record.Entry {
 	var out []record.Entry
@@ -27,7 +15,7 @@ func lightUncopy(es []record.Entry) []record.Entry {
 		if e.Tag < record.TagFirst {
 			continue
 		}
-		if e.Tag != lightCopy {
+		if e.Tag != record.LightCopy {
 			out = append(out, e)
 			continue
 		}
@@ -54,9 +42,9 @@ func lightEntries(es []record.Entry) []record.Entry {
 	prevN := map[uint64]uint64{}
 	unzz := func(v uint64) uint64 { return uint64(int64(v>>1) ^ -int64(v&1)) }
 	for _, e := range lightUncopy(es) {
-		if e.Tag >= lightRepeat {
-			d := dict[e.Tag-lightRepeat]
-			copy(dict[1:e.Tag-lightRepeat+1], dict[:e.Tag-lightRepeat])
+		if e.Tag >= record.LightRepeat {
+			d := dict[e.Tag-record.LightRepeat]
+			copy(dict[1:e.Tag-record.LightRepeat+1], dict[:e.Tag-record.LightRepeat])
 			dict[0] = d
 			e = record.Entry{Tag: d.Tag, N: e.N, Args: d.Args}
 		} else {
@@ -67,7 +55,7 @@ func lightEntries(es []record.Entry) []record.Entry {
 			dict[0] = e
 		}
 		args := append([]uint64(nil), e.Args...)
-		if e.Tag == lightRead || e.Tag == lightWrite || e.Tag == lightBarrier {
+		if e.Tag == record.LightRead || e.Tag == record.LightWrite || e.Tag == record.LightBarrier {
 			// location<<3 | code, and code-7 if the code is 7 or more
 			code, k := args[0]&7, 1
 			if code == 7 {
@@ -77,9 +65,9 @@ func lightEntries(es []record.Entry) []record.Entry {
 		}
 		loc, who := true, 1
 		switch e.Tag {
-		case lightWriteOwn:
+		case record.LightWriteOwn:
 			who = -1
-		case lightStart:
+		case record.LightStart:
 			loc, who = false, 0
 		}
 		if loc {
@@ -117,8 +105,8 @@ func TestLightLogOneGoroutine(t *testing.T) {
 	})
 	got := lightEntries(log.Threads[0].Entries)
 	want := []record.Entry{
-		e(lightWrite, 1, 1, 0, 0),
-		e(lightRead, 6, 2, 0, 0, 0),
+		e(record.LightWrite, 1, 1, 0, 0),
+		e(record.LightRead, 6, 2, 0, 0, 0),
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("entries\n got %v\nwant %v", got, want)
@@ -145,17 +133,17 @@ func TestLightLogGuarded(t *testing.T) {
 	})
 	root := lightEntries(log.Threads[0].Entries)
 	// The release overwrites the goroutine's own acquire: not logged.
-	want := []record.Entry{e(lightWrite, 1, 1, 0, 0)}
+	want := []record.Entry{e(record.LightWrite, 1, 1, 0, 0)}
 	if !reflect.DeepEqual(root, want) {
 		t.Fatalf("root entries\n got %v\nwant %v", root, want)
 	}
 	child := lightEntries(log.Threads[1].Entries)
 	// Its first access names the root's operation 5 that started it.
-	want = []record.Entry{e(lightStart, 1, 2, 5), e(lightWrite, 1, 1, 2, 4)}
+	want = []record.Entry{e(record.LightStart, 1, 2, 5), e(record.LightWrite, 1, 1, 2, 4)}
 	if !reflect.DeepEqual(child, want) {
 		t.Fatalf("child entries\n got %v\nwant %v", child, want)
 	}
-	if got := log.Locs[2]; !reflect.DeepEqual(got, []record.Entry{e(lightGuarded, 0, 1, 4)}) {
+	if got := log.Locs[2]; !reflect.DeepEqual(got, []record.Entry{e(record.LightGuarded, 0, 1, 4)}) {
 		t.Fatalf("var location entries %v, want it guarded by 1 with 4 accesses skipped", got)
 	}
 }
@@ -175,8 +163,8 @@ func TestLightLogBrokenGuard(t *testing.T) {
 	})
 	got := lightEntries(log.Threads[0].Entries)
 	want := []record.Entry{
-		e(lightWrite, 1, 1, 0, 0),
-		e(lightBarrier, 4, 2, 1, 2),
+		e(record.LightWrite, 1, 1, 0, 0),
+		e(record.LightBarrier, 4, 2, 1, 2),
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("entries\n got %v\nwant %v", got, want)
@@ -209,12 +197,12 @@ func TestLightLogCrossGoroutine(t *testing.T) {
 		}
 	})
 	child := lightEntries(log.Threads[1].Entries)
-	if len(child) < 3 || !reflect.DeepEqual(child[2], e(lightWrite, 2, 1, 0, 0)) {
+	if len(child) < 3 || !reflect.DeepEqual(child[2], e(record.LightWrite, 2, 1, 0, 0)) {
 		t.Fatalf("child entries %v: want its write at 2, overwriting the initial value", child)
 	}
 	var last record.Entry
 	for _, x := range lightEntries(log.Threads[0].Entries) {
-		if x.Tag == lightRead && x.Args[0] == 1 {
+		if x.Tag == record.LightRead && x.Args[0] == 1 {
 			last = x
 		}
 	}
@@ -238,7 +226,7 @@ func TestLightLogOwnReadOverwritten(t *testing.T) {
 	child := lightEntries(log.Threads[1].Entries)
 	var got record.Entry
 	for _, x := range child {
-		if x.Tag == lightWrite && x.Args[0] == 1 {
+		if x.Tag == record.LightWrite && x.Args[0] == 1 {
 			got = x
 		}
 	}

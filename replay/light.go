@@ -122,32 +122,6 @@ import (
 	"github.com/weftdev/weft/sched"
 )
 
-// The tags of record/light.go.
-const (
-	lightRead uint8 = record.TagFirst + iota
-	lightWrite
-	lightWriteOwn
-	lightBarrier
-	_ // the location stream's tagLightGuarded
-	lightStart
-)
-
-// lightRepeat+j, j < lightDict: the j-th most recently used of the
-// stream's last lightDict distinct entries, repeated (record/light.go's
-// tagLightRepeat).
-const (
-	lightRepeat uint8 = 16
-	lightDict         = 16
-)
-
-// lightCopy: N = the last entry's; args: d, k: the k entries that come
-// d entries before each, with the same differences of counters to their
-// predecessors' (record/light.go's tagLightCopy).
-const (
-	lightCopy   uint8 = 14
-	lightWindow       = 64
-)
-
 // lightUnpack returns e with its location and writer code in two
 // arguments, as record/light.go's lightThread.where packs them in one (or
 // two, for a code of 7 or more).
@@ -176,11 +150,11 @@ func lightUncopy(es []record.Entry, ops uint64) ([]record.Entry, error) {
 		if e.Tag < record.TagFirst {
 			continue
 		}
-		if e.Tag != lightCopy {
+		if e.Tag != record.LightCopy {
 			out = append(out, e)
 			continue
 		}
-		if len(e.Args) != 2 || e.Args[0] == 0 || e.Args[0] > lightWindow || e.Args[0] > uint64(len(out)) || e.Args[1] == 0 || e.Args[1] > limit-uint64(len(out)) {
+		if len(e.Args) != 2 || e.Args[0] == 0 || e.Args[0] > record.LightWindow || e.Args[0] > uint64(len(out)) || e.Args[1] == 0 || e.Args[1] > limit-uint64(len(out)) {
 			return nil, fmt.Errorf("operation %d: malformed copy %v of %d entries", e.N, e.Args, len(out))
 		}
 		d := int(e.Args[0])
@@ -251,7 +225,7 @@ type lightEdge struct{ from, to int32 }
 
 // lightStream is the decoding state of one goroutine's stream: the
 // counter last named of each goroutine and the last location (see
-// record/light.go's tagLightRead).
+// record.LightRead).
 type lightStream struct {
 	prevN   []uint64
 	prevLoc uint64
@@ -261,8 +235,8 @@ type lightStream struct {
 // expand returns e, a repeat expanded, and keeps the stream's last
 // distinct entries.
 func (st *lightStream) expand(e record.Entry) (record.Entry, error) {
-	if e.Tag >= lightRepeat {
-		j := int(e.Tag - lightRepeat)
+	if e.Tag >= record.LightRepeat {
+		j := int(e.Tag - record.LightRepeat)
 		if j >= len(st.dict) || len(e.Args) != 0 {
 			return e, fmt.Errorf("operation %d: repeat %d of %d entries", e.N, j, len(st.dict))
 		}
@@ -271,7 +245,7 @@ func (st *lightStream) expand(e record.Entry) (record.Entry, error) {
 		st.dict[0] = d
 		return record.Entry{Tag: d.Tag, N: e.N, Args: d.Args}, nil
 	}
-	if len(st.dict) < lightDict {
+	if len(st.dict) < record.LightDict {
 		st.dict = append(st.dict, record.Entry{})
 	}
 	copy(st.dict[1:], st.dict[:len(st.dict)-1])
@@ -357,33 +331,33 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 			if err != nil {
 				return nil, fmt.Errorf("goroutine %d: %v", i, err)
 			}
-			if e.Tag == lightRead || e.Tag == lightWrite || e.Tag == lightBarrier {
+			if e.Tag == record.LightRead || e.Tag == record.LightWrite || e.Tag == record.LightBarrier {
 				if e, err = lightUnpack(e); err != nil {
 					return nil, fmt.Errorf("goroutine %d: %v", i, err)
 				}
 			}
 			want := 0
 			switch e.Tag {
-			case lightRead:
+			case record.LightRead:
 				want = 4
-			case lightWrite, lightBarrier:
+			case record.LightWrite, record.LightBarrier:
 				want = 3
-			case lightWriteOwn:
+			case record.LightWriteOwn:
 				want = 1
-			case lightStart:
+			case record.LightStart:
 				want = 2
 			}
 			if want == 0 {
 				return nil, fmt.Errorf("goroutine %d: unknown entry tag %d", i, e.Tag)
 			}
-			if e.Tag == lightWrite && len(e.Args) == 4 {
+			if e.Tag == record.LightWrite && len(e.Args) == 4 {
 				want = 4
 			}
 			if len(e.Args) != want {
 				return nil, fmt.Errorf("goroutine %d: entry tag %d with %d arguments, want %d", i, e.Tag, len(e.Args), want)
 			}
 			switch e.Tag {
-			case lightRead:
+			case record.LightRead:
 				loc := st.loc(e.Args[0])
 				w, err := lightDecode(log, st, i, e.N, e.Args[1], e.Args[2])
 				if err != nil {
@@ -395,7 +369,7 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 				r := read{loc: loc, first: e.N, last: e.N + e.Args[3], w: w}
 				reads[i] = append(reads[i], r)
 				ns = append(ns, r.first, r.last)
-			case lightWrite:
+			case record.LightWrite:
 				loc := st.loc(e.Args[0])
 				w, err := lightDecode(log, st, i, e.N, e.Args[1], e.Args[2])
 				if err != nil {
@@ -410,10 +384,10 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 				}
 				writes[i] = append(writes[i], wr)
 				ns = append(ns, e.N)
-			case lightWriteOwn:
+			case record.LightWriteOwn:
 				writes[i] = append(writes[i], write{n: e.N, loc: st.loc(e.Args[0]), own: true})
 				ns = append(ns, e.N)
-			case lightBarrier:
+			case record.LightBarrier:
 				loc := st.loc(e.Args[0])
 				b, err := lightDecode(log, st, i, e.N, e.Args[1], e.Args[2])
 				if err != nil {
@@ -421,7 +395,7 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 				}
 				barriers[i] = append(barriers[i], barrier{n: e.N, loc: loc, b: b})
 				ns = append(ns, e.N)
-			case lightStart:
+			case record.LightStart:
 				b, err := lightDecode(log, st, i, e.N, e.Args[0], e.Args[1])
 				if err != nil {
 					return nil, err

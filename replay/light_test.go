@@ -79,7 +79,7 @@ func TestLightReplayFailure(t *testing.T) {
 				t.Fatalf("recorded failure %v: %s", res.Failure.Kind, res.Failure.Message)
 			}
 			t.Logf("failed after %d runs: %s (%d events, %d bytes of log)", runs, res.Failure.Message, res.Events, res.Bytes)
-			if mode == lightBreakGuard && !lightHas(log, lightBarrier) {
+			if mode == lightBreakGuard && !lightHas(log, record.LightBarrier) {
 				t.Fatal("the broken guard logged no barrier")
 			}
 			replayN(t, body, log, res.Failure, 20)
@@ -109,9 +109,9 @@ func lightCodeLog(log *record.Log) *record.Log {
 			args := append([]uint64(nil), e.Args...)
 			loc, who := true, 1
 			switch e.Tag {
-			case lightWriteOwn:
+			case record.LightWriteOwn:
 				who = -1
-			case lightStart:
+			case record.LightStart:
 				loc, who = false, 0
 			}
 			if loc {
@@ -121,7 +121,7 @@ func lightCodeLog(log *record.Log) *record.Log {
 				c, v := args[who], args[who+1]
 				args[who+1], prevN[c] = zz(int64(v-prevN[c])), v
 			}
-			if e.Tag == lightRead || e.Tag == lightWrite || e.Tag == lightBarrier {
+			if e.Tag == record.LightRead || e.Tag == record.LightWrite || e.Tag == record.LightBarrier {
 				// location<<3 | code, and code-7 if the code is 7 or more
 				if args[1] < 7 {
 					args = append([]uint64{args[0]<<3 | args[1]}, args[2:]...)
@@ -142,12 +142,12 @@ func lightCodeLog(log *record.Log) *record.Log {
 func TestLightOrder(t *testing.T) {
 	log := &record.Log{Algorithm: "light", Complete: true, Threads: []record.ThreadLog{
 		{ID: "0", Ops: 3, Entries: []record.Entry{
-			entry(lightWrite, 1, 1, 0, 0),
-			entry(lightWrite, 2, 2, 0, 0),
-			entry(lightWriteOwn, 3, 1),
+			entry(record.LightWrite, 1, 1, 0, 0),
+			entry(record.LightWrite, 2, 2, 0, 0),
+			entry(record.LightWriteOwn, 3, 1),
 		}},
 		{ID: "0.1", Ops: 2, Entries: []record.Entry{
-			entry(lightRead, 1, 1, 2, 1, 1),
+			entry(record.LightRead, 1, 1, 2, 1, 1),
 		}},
 	}}
 	o, err := planLight(lightCodeLog(log))
@@ -160,8 +160,8 @@ func TestLightOrder(t *testing.T) {
 	driveSteps(t, o, steps)
 	// A cycle: goroutine 1 reads the write at 3 of goroutine 0, whose
 	// operation 1 has a barrier after goroutine 1's operation 2.
-	log.Threads[0].Entries = append(log.Threads[0].Entries, entry(lightBarrier, 1, 4, 3, 2))
-	log.Threads[1].Entries = []record.Entry{entry(lightRead, 1, 1, 2, 3, 0), entry(lightWrite, 2, 4, 0, 0)}
+	log.Threads[0].Entries = append(log.Threads[0].Entries, entry(record.LightBarrier, 1, 4, 3, 2))
+	log.Threads[1].Entries = []record.Entry{entry(record.LightRead, 1, 1, 2, 3, 0), entry(record.LightWrite, 2, 4, 0, 0)}
 	if _, err := planLight(lightCodeLog(log)); err == nil {
 		t.Fatal("a cyclic log was solved")
 	}
@@ -174,12 +174,12 @@ func TestLightOrder(t *testing.T) {
 func TestLightHoldsUnloggedWrite(t *testing.T) {
 	log := &record.Log{Algorithm: "light", Complete: true, Threads: []record.ThreadLog{
 		{ID: "0", Ops: 3, Entries: []record.Entry{
-			entry(lightWrite, 1, 1, 0, 0),
-			entry(lightWrite, 2, 2, 0, 0),
+			entry(record.LightWrite, 1, 1, 0, 0),
+			entry(record.LightWrite, 2, 2, 0, 0),
 		}},
 		{ID: "0.1", Ops: 3, Entries: []record.Entry{
-			entry(lightRead, 1, 1, 2, 1, 1),
-			entry(lightWrite, 3, 1, 2, 3),
+			entry(record.LightRead, 1, 1, 2, 1, 1),
+			entry(record.LightWrite, 3, 1, 2, 3),
 		}},
 	}}
 	o, err := planLight(lightCodeLog(log))
@@ -202,8 +202,8 @@ func TestLightHoldsUnloggedWrite(t *testing.T) {
 // A guarded access that the recorder skipped: the barrier waits for it.
 func TestLightBarrierWaits(t *testing.T) {
 	log := &record.Log{Algorithm: "light", Complete: true, Threads: []record.ThreadLog{
-		{ID: "0", Ops: 2, Entries: []record.Entry{entry(lightWrite, 1, 1, 0, 0)}},
-		{ID: "0.1", Ops: 1, Entries: []record.Entry{entry(lightBarrier, 1, 2, 2, 2), entry(lightRead, 1, 2, 2, 2, 0)}},
+		{ID: "0", Ops: 2, Entries: []record.Entry{entry(record.LightWrite, 1, 1, 0, 0)}},
+		{ID: "0.1", Ops: 1, Entries: []record.Entry{entry(record.LightBarrier, 1, 2, 2, 2), entry(record.LightRead, 1, 2, 2, 2, 0)}},
 	}}
 	o, err := planLight(lightCodeLog(log))
 	if err != nil {
@@ -312,7 +312,7 @@ func TestLightLogSizeWin(t *testing.T) {
 		for _, th := range log.Threads {
 			for _, e := range lightDecoded(t, log, th) {
 				entries++
-				if e.Tag == lightRead {
+				if e.Tag == record.LightRead {
 					reads++
 					folded += int(e.Args[3])
 				}
@@ -363,7 +363,7 @@ func lightDecoded(t *testing.T, log *record.Log, th record.ThreadLog) []record.E
 	}
 	st := &lightStream{prevN: make([]uint64, len(log.Threads))}
 	for k, e := range es {
-		if e, err = st.expand(e); err == nil && (e.Tag == lightRead || e.Tag == lightWrite || e.Tag == lightBarrier) {
+		if e, err = st.expand(e); err == nil && (e.Tag == record.LightRead || e.Tag == record.LightWrite || e.Tag == record.LightBarrier) {
 			e, err = lightUnpack(e)
 		}
 		if err != nil {
