@@ -119,7 +119,11 @@ func reproduce(body func(*T), cfg *config, res *record.Result, i int) (*Finding,
 	}
 	recorded := fmt.Sprintf("recorded run %d (%s) failed: %s%s", i+1, cfg.recorder, res.Failure.Summary(), where)
 	if !res.Complete {
-		return nil, fmt.Errorf("weft: %s\n%s\n  its goroutines were abandoned, so its log is incomplete and cannot be replayed", recorded, indent(res.Failure.Stack))
+		var b strings.Builder
+		if res.Failure.Stack != "" {
+			writeIndented(&b, "    ", res.Failure.Stack)
+		}
+		return nil, fmt.Errorf("weft: %s\n%s  its goroutines were abandoned, so its log is incomplete and cannot be replayed", recorded, b.String())
 	}
 	log, err := record.ReadFile(res.Log)
 	if err != nil {
@@ -147,14 +151,9 @@ func reproduce(body func(*T), cfg *config, res *record.Result, i int) (*Finding,
 // sameFailure reports whether a replay's failure is the recorded one: the
 // same kind, and the same message (the first line of it: a panic's value).
 func sameFailure(replayed, recorded *sched.Failure) bool {
-	return replayed.Kind == recorded.Kind && firstLineOf(replayed.Message) == firstLineOf(recorded.Message)
-}
-
-func firstLineOf(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
+	got, _, _ := strings.Cut(replayed.Message, "\n")
+	want, _, _ := strings.Cut(recorded.Message, "\n")
+	return replayed.Kind == recorded.Kind && got == want
 }
 
 func problemList(ps []string) string {
@@ -162,13 +161,6 @@ func problemList(ps []string) string {
 		return ""
 	}
 	return "\n  where the replay departed from the recording:\n    " + strings.Join(ps, "\n    ")
-}
-
-func indent(s string) string {
-	if s == "" {
-		return ""
-	}
-	return "    " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n    ")
 }
 
 // keepLog copies a failing run's log into dir.
