@@ -115,6 +115,7 @@ package replay
 // otherwise and be reported unfaithful (see selectRecorded).
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -414,13 +415,7 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 		// Resolve the predecessors of own writes.
 		ws := writes[i]
 		byN := func(a, b write) int {
-			switch {
-			case a.n < b.n:
-				return -1
-			case a.n > b.n:
-				return 1
-			}
-			return 0
+			return cmp.Compare(a.n, b.n)
 		}
 		if !slices.IsSortedFunc(ws, byN) { // logged in order: sorted already
 			slices.SortFunc(ws, byN)

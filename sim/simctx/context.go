@@ -45,6 +45,7 @@
 package simctx
 
 import (
+	"cmp"
 	"context"
 	"reflect"
 	"slices"
@@ -422,13 +423,7 @@ func (c *cancelCtx) sortedChildren() []canceler {
 		es = append(es, entry{ch, n})
 	}
 	slices.SortFunc(es, func(a, b entry) int {
-		switch {
-		case a.n < b.n:
-			return -1
-		case a.n > b.n:
-			return 1
-		}
-		return 0
+		return cmp.Compare(a.n, b.n)
 	})
 	out := make([]canceler, len(es))
 	for i, e := range es {
