@@ -2,11 +2,13 @@ package instrument_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -26,18 +28,22 @@ func weftRoot(t *testing.T) string {
 }
 
 // scratch copies testdata/<name> into a module of its own and returns its
-// directory.
+// directory. The module's go version is 1.26, or the one a "goversion"
+// file of the case names.
 func scratch(t *testing.T, name string) string {
 	t.Helper()
 	dir := t.TempDir()
 	root := weftRoot(t)
-	mod := "module example.com/" + name + "\n\ngo 1.26\n\nrequire github.com/weftdev/weft v0.0.0\n\nreplace github.com/weftdev/weft => " + root + "\n"
+	version := "1.26"
+	if v, err := os.ReadFile(filepath.Join("testdata", name, "goversion")); err == nil {
+		version = strings.TrimSpace(string(v))
+	}
+	mod := "module example.com/" + name + "\n\ngo " + version + "\n\nrequire github.com/weftdev/weft v0.0.0\n\nreplace github.com/weftdev/weft => " + root + "\n"
 	must(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644))
 	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
 	must(t, err)
 	must(t, os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644))
-	// Subdirectories are packages weft does not instrument, for the
-	// boundaries; golden files are not copied.
+	// Golden files are not copied.
 	src := os.DirFS(filepath.Join("testdata", name))
 	err = fs.WalkDir(src, ".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
@@ -61,71 +67,148 @@ func must(t *testing.T, err error) {
 	}
 }
 
-// rewrite loads the scratch package with its tests and rewrites it,
-// returning the rewritten files by base name and the skips.
-func rewrite(t *testing.T, dir string) (map[string][]byte, []instrument.Skip) {
+// instrumented says which packages of a case's module are rewritten: the
+// case's own package, and its subdirectories whose name starts with
+// "instr" (the others are code weft does not instrument).
+func instrumented(name string) func(string) bool {
+	return func(path string) bool {
+		rest, ok := strings.CutPrefix(path, "example.com/"+name)
+		return ok && (rest == "" || strings.HasPrefix(rest, "/instr"))
+	}
+}
+
+// rewrite loads the scratch module's packages with their tests, and
+// weft's runtime, and rewrites them.
+func rewrite(t *testing.T, name, dir string) *instrument.Result {
 	t.Helper()
 	cfg := &packages.Config{
-		Mode:  packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo | packages.NeedModule | packages.NeedImports,
+		Mode:  instrument.LoadMode,
 		Dir:   dir,
 		Tests: true,
 		Env:   append(os.Environ(), "GOFLAGS=-mod=mod"),
 	}
-	pkgs, err := packages.Load(cfg, "./...")
+	pkgs, err := packages.Load(cfg, append([]string{"./..."}, instrument.RuntimePackages...)...)
 	must(t, err)
-	out := map[string][]byte{}
-	var skips []instrument.Skip
-	for _, p := range pkgs {
-		if strings.HasSuffix(p.ID, ".test") || strings.Count(strings.TrimSuffix(p.PkgPath, "_test"), "/") > 1 {
-			continue // the generated test main, and the packages not instrumented
-		}
-		res, err := instrument.Package(p, instrument.Config{})
-		must(t, err)
-		for _, f := range res.Files {
-			out[filepath.Base(f.Path)] = f.Source
-		}
-		skips = append(skips, res.Skips...)
-	}
-	return out, skips
+	res, err := instrument.Rewrite(pkgs, instrument.Config{Instrument: instrumented(name)})
+	must(t, err)
+	return res
 }
 
+// TestGolden rewrites each package of testdata and compares the result
+// with its golden files; the rewrite keeps every line where it was.
 func TestGolden(t *testing.T) {
-	cases, err := os.ReadDir("testdata")
-	must(t, err)
-	for _, c := range cases {
-		if !c.IsDir() {
-			continue
-		}
-		t.Run(c.Name(), func(t *testing.T) {
-			dir := scratch(t, c.Name())
-			files, skips := rewrite(t, dir)
-			for name, src := range files {
-				golden := filepath.Join("testdata", c.Name(), name+".golden")
+	for _, name := range cases(t) {
+		t.Run(name, func(t *testing.T) {
+			dir := scratch(t, name)
+			res := rewrite(t, name, dir)
+			for path, src := range res.Files {
+				rel, err := filepath.Rel(dir, path)
+				must(t, err)
+				golden := filepath.Join("testdata", name, rel+".golden")
+				// The line directive names the scratch copy.
+				src := bytes.ReplaceAll(src, []byte(dir+string(filepath.Separator)), []byte("$DIR/"))
 				if *update {
 					must(t, os.WriteFile(golden, src, 0o644))
 				}
 				want, err := os.ReadFile(golden)
 				must(t, err)
 				if !bytes.Equal(src, want) {
-					t.Errorf("%s: rewrite differs from %s:\n%s", name, golden, src)
+					t.Errorf("%s: rewrite differs from %s:\n%s", rel, golden, src)
 				}
-				orig, err := os.ReadFile(filepath.Join(dir, name))
+				orig, err := os.ReadFile(path)
 				must(t, err)
-				if a, b := bytes.Count(orig, []byte("\n")), bytes.Count(src, []byte("\n")); a != b {
-					t.Errorf("%s: %d lines rewritten to %d", name, a, b)
+				if a, b := lines(orig), lines(res.Files[path]); a != b {
+					t.Errorf("%s: %d lines rewritten to %d", rel, a, b)
 				}
-				must(t, os.WriteFile(filepath.Join(dir, name), src, 0o644))
 			}
-			for _, s := range skips {
+			goldens, _ := filepath.Glob(filepath.Join("testdata", name, "*.golden"))
+			sub, _ := filepath.Glob(filepath.Join("testdata", name, "*", "*.golden"))
+			if n := len(goldens) + len(sub); n != len(res.Files) {
+				t.Errorf("%d files rewritten, %d golden files", len(res.Files), n)
+			}
+			for _, s := range res.Skips {
 				t.Logf("left alone: %s", s)
 			}
-			// The rewritten package type-checks and vets clean.
-			cmd := exec.Command("go", "vet", "./...")
-			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("go vet of the rewritten package: %v\n%s", err, out)
+			for _, p := range res.Packages {
+				if p.Whole != "" {
+					t.Errorf("%s left whole: %s", p.ID, p.Whole)
+				}
 			}
 		})
 	}
+}
+
+// lines counts a file's lines, from its package clause on: a file that
+// gains a build constraint gains two lines above it.
+func lines(src []byte) int {
+	if i := bytes.Index(src, []byte("\npackage ")); i >= 0 {
+		src = src[i:]
+	}
+	return bytes.Count(src, []byte("\n"))
+}
+
+func cases(t *testing.T) []string {
+	entries, err := os.ReadDir("testdata")
+	must(t, err)
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+// TestRun builds and runs the tests of each package of testdata that has
+// tests, rewritten, under go test -overlay with a short exploration: they
+// pass, and each test explored under weft's controller (weft logs its
+// executions).
+func TestRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test")
+	}
+	for _, name := range cases(t) {
+		tests, _ := filepath.Glob(filepath.Join("testdata", name, "*_test.go"))
+		if len(tests) == 0 {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			dir := scratch(t, name)
+			res := rewrite(t, name, dir)
+			out, err := goTest(t, dir, res, "-v", "-count=1", ".", "-explore", "-explore.iters", "20", "-explore.seed", "1")
+			if err != nil {
+				t.Fatalf("go test of the rewritten package: %v\n%s", err, out)
+			}
+			// Each test that passed explored under the controller.
+			passed := regexp.MustCompile(`(?m)^--- PASS: Test`).FindAllString(out, -1)
+			explored := strings.Count(out, "weft: no failure in 20 executions")
+			if len(passed) == 0 || explored != len(passed) {
+				t.Errorf("%d tests passed, %d explored under weft's controller", len(passed), explored)
+			}
+			if t.Failed() {
+				t.Logf("go test output:\n%s", out)
+			}
+		})
+	}
+}
+
+// goTest runs go test in dir with an overlay of the rewritten files.
+func goTest(t *testing.T, dir string, res *instrument.Result, args ...string) (string, error) {
+	t.Helper()
+	replace := map[string]string{}
+	tmp := t.TempDir()
+	for path, src := range res.Files {
+		name := filepath.Join(tmp, strings.ReplaceAll(strings.TrimPrefix(path, dir), string(filepath.Separator), "_"))
+		must(t, os.WriteFile(name, src, 0o644))
+		replace[path] = name
+	}
+	data, err := json.Marshal(struct{ Replace map[string]string }{replace})
+	must(t, err)
+	overlay := filepath.Join(tmp, "overlay.json")
+	must(t, os.WriteFile(overlay, data, 0o644))
+	cmd := exec.Command("go", append([]string{"test", "-overlay=" + overlay}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+	b, err := cmd.CombinedOutput()
+	return string(b), err
 }

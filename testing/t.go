@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"testing"
 
 	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
@@ -25,6 +26,7 @@ type T struct {
 	errors  []string
 	logs    []string
 	helpers map[string]bool
+	std     testing.TB // set by Plain: what T reports goes there
 }
 
 func newT(name string) *T { return &T{name: name, helpers: map[string]bool{}} }
@@ -34,6 +36,9 @@ func (t *T) Name() string { return t.name }
 
 // Failed reports whether the execution has failed.
 func (t *T) Failed() bool {
+	if t.std != nil {
+		return t.std.Failed()
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.failed
@@ -61,6 +66,10 @@ func (t *T) FailNow() { t.fail("failed", true) }
 // Logf records a message, shown in the report of a failing execution.
 func (t *T) Logf(format string, args ...any) {
 	line := t.site() + ": " + fmt.Sprintf(format, args...)
+	if t.std != nil {
+		t.std.Log(line)
+		return
+	}
 	t.mu.Lock()
 	t.logs = append(t.logs, line)
 	t.mu.Unlock()
@@ -85,6 +94,10 @@ func (t *T) markHelper(skip int) {
 
 func (t *T) fail(msg string, fatal bool) {
 	site := t.site()
+	if t.std != nil {
+		t.forward(site, msg, fatal)
+		return
+	}
 	t.mu.Lock()
 	t.failed = true
 	t.errors = append(t.errors, site+": "+msg)

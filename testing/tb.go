@@ -91,6 +91,9 @@ func (tb *TB) SkipNow() { tb.skip("skipped") }
 func (tb *TB) Skipped() bool { return tb.skipped.Load() != nil }
 
 func (tb *TB) skip(msg string) {
+	if tb.t.std != nil {
+		tb.t.std.Skip(msg)
+	}
 	tb.skipped.CompareAndSwap(nil, &msg)
 	if g := sched.Current(); g != nil {
 		g.Abort()

@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 
@@ -308,69 +310,54 @@ func findGoMod(dir string) (string, error) {
 // and the overlay into dir, and returns the overlay's path and the sites
 // left alone.
 func rewriteAll(workdir, dir string, a testArgs) (string, []string, error) {
-	cfg := &packages.Config{
-		Mode: packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedSyntax |
-			packages.NeedTypes | packages.NeedTypesInfo | packages.NeedModule | packages.NeedImports,
-		Tests: true,
-		Dir:   workdir,
-	}
-	targets, err := packages.Load(cfg, a.patterns...)
+	cfg := &packages.Config{Mode: instrument.LoadMode, Tests: true, Dir: workdir}
+	// One load, weft's runtime included, so that the rewrite can be
+	// type-checked against it.
+	patterns := append(append(append([]string{}, a.patterns...), a.instrument...), instrument.RuntimePackages...)
+	roots, err := packages.Load(cfg, patterns...)
 	if err != nil {
-		return "", nil, fmt.Errorf("loading %s: %w", strings.Join(a.patterns, " "), err)
+		return "", nil, fmt.Errorf("loading %s: %w", strings.Join(patterns, " "), err)
+	}
+	runtimePaths := map[string]bool{}
+	for _, p := range instrument.RuntimePackages {
+		runtimePaths[p] = true
 	}
 	paths := map[string]bool{}
-	for _, p := range targets {
-		paths[p.PkgPath] = true
-		paths[strings.TrimSuffix(p.PkgPath, "_test")] = true
-	}
-	all := targets
-	if len(a.instrument) > 0 {
-		extra, err := packages.Load(cfg, a.instrument...)
-		if err != nil {
-			return "", nil, fmt.Errorf("loading -instrument %s: %w", strings.Join(a.instrument, ","), err)
-		}
-		modcache := goEnv(workdir, "GOMODCACHE")
-		for _, p := range extra {
-			if p.Module == nil || len(p.GoFiles) > 0 && modcache != "" && strings.HasPrefix(p.GoFiles[0], modcache+string(filepath.Separator)) {
-				return "", nil, fmt.Errorf("-instrument %s: %s is in the module cache or the standard library, which go test -overlay cannot replace; vendor it (go mod vendor) or point a replace directive at a copy of it", strings.Join(a.instrument, ","), p.PkgPath)
-			}
-			paths[p.PkgPath] = true
-		}
-		all = append(all, extra...)
-	}
-	version := weftVersion()
-	replace := map[string]string{}
-	var skips []instrument.Skip
-	seen := map[string]bool{}
-	for _, p := range all {
-		if strings.HasSuffix(p.ID, ".test") || !paths[strings.TrimSuffix(p.PkgPath, "_test")] {
+	modcache := goEnv(workdir, "GOMODCACHE")
+	for _, p := range roots {
+		path := strings.TrimSuffix(p.PkgPath, "_test")
+		if runtimePaths[path] {
 			continue
 		}
 		if len(p.Errors) > 0 {
 			return "", nil, fmt.Errorf("%s: %v", p.PkgPath, p.Errors[0])
 		}
-		res, err := instrument.Package(p, instrument.Config{Instrumented: func(path string) bool { return paths[path] }})
-		if err != nil {
-			return "", nil, err
+		if p.Module == nil || len(p.GoFiles) > 0 && modcache != "" && strings.HasPrefix(p.GoFiles[0], modcache+string(filepath.Separator)) {
+			return "", nil, fmt.Errorf("-instrument %s: %s is in the module cache or the standard library, which go test -overlay cannot replace; vendor it (go mod vendor) or point a replace directive at a copy of it", strings.Join(a.instrument, ","), p.PkgPath)
 		}
-		for _, s := range res.Skips {
-			if key := s.String(); !seen[key] {
-				seen[key] = true
-				skips = append(skips, s)
+		paths[path] = true
+	}
+	res, err := instrument.Rewrite(roots, instrument.Config{Instrument: func(path string) bool { return paths[path] }})
+	if err != nil {
+		return "", nil, err
+	}
+	version := weftVersion()
+	replace := map[string]string{}
+	for _, path := range slices.Sorted(maps.Keys(res.Files)) {
+		src := res.Files[path]
+		sum := sha256.Sum256(append([]byte(version+"\x00"+path+"\x00"), src...))
+		name := filepath.Join(dir, hex.EncodeToString(sum[:12])+"-"+filepath.Base(path))
+		if _, err := os.Stat(name); err != nil {
+			if err := writeAtomic(name, src); err != nil {
+				return "", nil, err
 			}
 		}
-		for _, f := range res.Files {
-			if _, done := replace[f.Path]; done {
-				continue
-			}
-			sum := sha256.Sum256(append([]byte(version+"\x00"+f.Path+"\x00"), f.Source...))
-			name := filepath.Join(dir, hex.EncodeToString(sum[:12])+"-"+filepath.Base(f.Path))
-			if _, err := os.Stat(name); err != nil {
-				if err := writeAtomic(name, f.Source); err != nil {
-					return "", nil, err
-				}
-			}
-			replace[f.Path] = name
+		replace[path] = name
+	}
+	skips := res.Skips
+	for _, p := range res.Packages {
+		if p.Instrumented && p.Whole != "" {
+			skips = append(skips, instrument.Skip{What: "package " + p.ID, Why: p.Whole})
 		}
 	}
 	var lines []string

@@ -1,0 +1,250 @@
+package instrument
+
+import (
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/packages"
+)
+
+// check type-checks p as rewritten (its files in res, the others as they
+// are) against the rewritten types of the packages it imports.
+func (g *graph) check(p *packages.Package, res *pkgResult) (*types.Package, []error) {
+	var errs []error
+	files := make([]*ast.File, 0, len(p.Syntax))
+	for i, path := range p.CompiledGoFiles {
+		fr := res.files[path]
+		if fr == nil || !fr.changed {
+			files = append(files, p.Syntax[i])
+			continue
+		}
+		f, err := parser.ParseFile(g.fset, path, fr.src, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			var list scanner.ErrorList
+			if errors.As(err, &list) {
+				for _, e := range list {
+					errs = append(errs, syntaxError{path: path, offset: e.Pos.Offset, msg: e.Msg})
+				}
+			} else {
+				errs = append(errs, syntaxError{path: path, msg: err.Error()})
+			}
+			continue
+		}
+		fr.parsed = f
+		files = append(files, f)
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	conf := types.Config{
+		Importer: importer{g, p},
+		Sizes:    p.TypesSizes,
+		Error:    func(err error) { errs = append(errs, err) },
+	}
+	if p.Module != nil && p.Module.GoVersion != "" {
+		conf.GoVersion = "go" + p.Module.GoVersion
+	}
+	tpkg, _ := conf.Check(p.PkgPath, g.fset, files, nil)
+	return tpkg, errs
+}
+
+// syntaxError is a rewritten file that does not parse: a defect of the
+// rewriter, traced to its site like a type error.
+type syntaxError struct {
+	path   string
+	offset int
+	msg    string
+}
+
+func (e syntaxError) Error() string { return fmt.Sprintf("%s: syntax error: %s", e.path, e.msg) }
+
+// importer resolves the imports of a package variant being checked: the
+// rewritten types of the packages rewritten or checked, the loaded ones of
+// the others, weft's runtime.
+type importer struct {
+	g *graph
+	p *packages.Package
+}
+
+func (im importer) Import(path string) (*types.Package, error) {
+	return im.ImportFrom(path, "", 0)
+}
+
+func (im importer) ImportFrom(path, _ string, _ types.ImportMode) (*types.Package, error) {
+	if path == "unsafe" {
+		return types.Unsafe, nil
+	}
+	dep := im.p.Imports[path]
+	if dep == nil {
+		dep = im.g.runtime[path]
+	}
+	if dep == nil {
+		dep = findDep(im.p, path)
+	}
+	if dep == nil {
+		return nil, fmt.Errorf("instrument: %s: no package %s in the loaded graph", im.p.ID, path)
+	}
+	if o := im.g.out[dep.ID]; o != nil && im.g.affected[dep.ID] && o.types != nil {
+		return o.types, nil
+	}
+	if dep.Types == nil {
+		return nil, fmt.Errorf("instrument: %s was loaded without types", dep.ID)
+	}
+	return dep.Types, nil
+}
+
+// remedy narrows down the sites at fault for the type errors of p's
+// rewrite, and records decisions to leave them alone. It reports whether
+// it decided anything about p's own files, and about other packages'.
+func (g *graph) remedy(p *packages.Package, res *pkgResult, errs []error) (own, other bool) {
+	files := map[string]bool{}
+	for _, f := range p.CompiledGoFiles {
+		files[f] = true
+	}
+	for _, err := range errs {
+		file, start, end, ok := g.locate(res, err)
+		if !ok {
+			continue
+		}
+		for _, d := range g.narrow(p, res, file, start, end, errMsg(err)) {
+			if files[d] {
+				own = true
+			} else {
+				other = true
+			}
+		}
+	}
+	return own, other
+}
+
+// locate returns the range of the original source that an error in the
+// rewritten package points at.
+func (g *graph) locate(res *pkgResult, err error) (file string, start, end int, ok bool) {
+	var path string
+	var off int
+	switch e := err.(type) {
+	case types.Error:
+		tf := g.fset.File(e.Pos)
+		if tf == nil {
+			return "", 0, 0, false
+		}
+		path, off = tf.Name(), tf.Offset(e.Pos)
+		fr := res.files[path]
+		if fr == nil || !fr.changed || fr.parsed == nil || g.fset.File(fr.parsed.Pos()) != tf {
+			return path, off, off + 1, true // an unchanged file: the position is the original's
+		}
+	case syntaxError:
+		path, off = e.path, e.offset
+	default:
+		return "", 0, 0, false
+	}
+	fr := res.files[path]
+	if fr == nil {
+		return "", 0, 0, false
+	}
+	s, e, ok := origin(fr.pieces, off)
+	return path, s, e, ok
+}
+
+// narrow finds, on the path of nodes enclosing [start, end) of file, the
+// innermost site whose rewrite can be left alone, and leaves it alone. It
+// returns the files of the decisions it took.
+func (g *graph) narrow(p *packages.Package, res *pkgResult, file string, start, end int, msg string) []string {
+	var af *ast.File
+	for i, path := range p.CompiledGoFiles {
+		if path == file {
+			af = p.Syntax[i]
+		}
+	}
+	if af == nil || res.pr == nil {
+		return nil
+	}
+	tf := g.fset.File(af.Pos())
+	if end > tf.Size() {
+		end = tf.Size()
+	}
+	if start >= end {
+		start = max(end-1, 0)
+	}
+	path, _ := astutil.PathEnclosingInterval(af, tf.Pos(start), tf.Pos(end))
+	for _, n := range path {
+		if d := res.pr.leaveAlone(n, msg); len(d) > 0 {
+			return d
+		}
+	}
+	return nil
+}
+
+// blameImports handles a package left whole that still does not check
+// against its rewritten imports: the values of those packages its errors
+// touch keep Go's types; failing that, the imports are left whole too. It
+// reports whether it decided anything.
+func (g *graph) blameImports(p *packages.Package, errs []error) bool {
+	added := false
+	for _, err := range errs {
+		te, ok := err.(types.Error)
+		if !ok {
+			continue
+		}
+		tf := g.fset.File(te.Pos)
+		if tf == nil {
+			continue
+		}
+		for i, path := range p.CompiledGoFiles {
+			if path != tf.Name() {
+				continue
+			}
+			nodes, _ := astutil.PathEnclosingInterval(p.Syntax[i], te.Pos, te.Pos+1)
+			for _, n := range nodes {
+				ast.Inspect(n, func(m ast.Node) bool {
+					id, ok := m.(*ast.Ident)
+					if !ok {
+						return true
+					}
+					obj := p.TypesInfo.Uses[id]
+					if obj == nil || obj.Pkg() == nil || obj.Pkg() == p.Types || !g.instrumentedPath(p, obj.Pkg().Path()) {
+						return true
+					}
+					if !carries(obj.Type(), map[types.Type]bool{}) {
+						return true
+					}
+					if s, ok := spanOf(g.fset, obj.Pos(), obj.Pos()+token.Pos(len(obj.Name()))); ok {
+						if g.dec.addRaw(s, fmt.Sprintf("%s uses it as it is", p.PkgPath)) {
+							added = true
+						}
+					}
+					return true
+				})
+				if added {
+					break
+				}
+			}
+		}
+	}
+	if added {
+		return true
+	}
+	for _, q := range p.Imports {
+		if g.instr[q.ID] && g.makeWhole(q, fmt.Sprintf("%s, which is not instrumented, does not build against its rewrite", p.PkgPath)) {
+			added = true
+		}
+	}
+	return added
+}
+
+// errMsg is an error's message without its position.
+func errMsg(err error) string {
+	switch e := err.(type) {
+	case types.Error:
+		return e.Msg
+	case syntaxError:
+		return "syntax error: " + e.msg
+	}
+	return err.Error()
+}
