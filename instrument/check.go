@@ -6,7 +6,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/scanner"
-	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ast/astutil"
@@ -15,13 +14,16 @@ import (
 
 // check type-checks p as rewritten (its files in res, the others as they
 // are) against the rewritten types of the packages it imports.
-func (g *graph) check(p *packages.Package, res *pkgResult) (*types.Package, []error) {
+func (g *graph) check(p *packages.Package, res *pkgResult) (*types.Package, *types.Info, []error) {
 	var errs []error
-	files := make([]*ast.File, 0, len(p.Syntax))
+	syntax := g.syntax(p)
+	files := make([]*ast.File, 0, len(syntax))
 	for i, path := range p.CompiledGoFiles {
 		fr := res.files[path]
 		if fr == nil || !fr.changed {
-			files = append(files, p.Syntax[i])
+			if i < len(syntax) {
+				files = append(files, syntax[i])
+			}
 			continue
 		}
 		f, err := parser.ParseFile(g.fset, path, fr.src, parser.ParseComments|parser.SkipObjectResolution)
@@ -37,10 +39,11 @@ func (g *graph) check(p *packages.Package, res *pkgResult) (*types.Package, []er
 			continue
 		}
 		fr.parsed = f
+		g.rewritten[g.fset.File(f.Pos())] = fr
 		files = append(files, f)
 	}
 	if len(errs) > 0 {
-		return nil, errs
+		return nil, nil, errs
 	}
 	conf := types.Config{
 		Importer: importer{g, p},
@@ -50,8 +53,12 @@ func (g *graph) check(p *packages.Package, res *pkgResult) (*types.Package, []er
 	if p.Module != nil && p.Module.GoVersion != "" {
 		conf.GoVersion = "go" + p.Module.GoVersion
 	}
-	tpkg, _ := conf.Check(p.PkgPath, g.fset, files, nil)
-	return tpkg, errs
+	var info *types.Info
+	if !g.instr[p.ID] {
+		info = &types.Info{Uses: map[*ast.Ident]types.Object{}}
+	}
+	tpkg, _ := conf.Check(p.PkgPath, g.fset, files, info)
+	return tpkg, info, errs
 }
 
 // syntaxError is a rewritten file that does not parse: a defect of the
@@ -157,9 +164,10 @@ func (g *graph) locate(res *pkgResult, err error) (file string, start, end int, 
 // returns the files of the decisions it took.
 func (g *graph) narrow(p *packages.Package, res *pkgResult, file string, start, end int, msg string) []string {
 	var af *ast.File
+	syntax := g.syntax(p)
 	for i, path := range p.CompiledGoFiles {
-		if path == file {
-			af = p.Syntax[i]
+		if path == file && i < len(syntax) {
+			af = syntax[i]
 		}
 	}
 	if af == nil || res.pr == nil {
@@ -185,37 +193,34 @@ func (g *graph) narrow(p *packages.Package, res *pkgResult, file string, start, 
 // against its rewritten imports: the values of those packages its errors
 // touch keep Go's types; failing that, the imports are left whole too. It
 // reports whether it decided anything.
-func (g *graph) blameImports(p *packages.Package, errs []error) bool {
+func (g *graph) blameImports(p *packages.Package, o *outcome) bool {
 	added := false
-	for _, err := range errs {
+	syntax := g.syntax(p)
+	for _, err := range o.errs {
 		te, ok := err.(types.Error)
-		if !ok {
+		if !ok || o.info == nil {
 			continue
 		}
-		tf := g.fset.File(te.Pos)
-		if tf == nil {
-			continue
-		}
-		for i, path := range p.CompiledGoFiles {
-			if path != tf.Name() {
+		for _, f := range syntax {
+			if g.fset.File(f.Pos()) != g.fset.File(te.Pos) {
 				continue
 			}
-			nodes, _ := astutil.PathEnclosingInterval(p.Syntax[i], te.Pos, te.Pos+1)
+			nodes, _ := astutil.PathEnclosingInterval(f, te.Pos, te.Pos+1)
 			for _, n := range nodes {
 				ast.Inspect(n, func(m ast.Node) bool {
 					id, ok := m.(*ast.Ident)
 					if !ok {
 						return true
 					}
-					obj := p.TypesInfo.Uses[id]
-					if obj == nil || obj.Pkg() == nil || obj.Pkg() == p.Types || !g.instrumentedPath(p, obj.Pkg().Path()) {
+					obj := o.info.Uses[id]
+					if obj == nil || obj.Pkg() == nil || obj.Pkg().Path() == p.PkgPath || !g.instrumentedPath(p, obj.Pkg().Path()) {
 						return true
 					}
 					if !carries(obj.Type(), map[types.Type]bool{}) {
 						return true
 					}
-					if s, ok := spanOf(g.fset, obj.Pos(), obj.Pos()+token.Pos(len(obj.Name()))); ok {
-						if g.dec.addRaw(s, fmt.Sprintf("%s uses it as it is", p.PkgPath)) {
+					if s, ok := g.originalSpan(obj.Pos(), len(obj.Name())); ok {
+						if g.dec.addRaw(s, fmt.Sprintf("%s, which weft does not rewrite, uses it as it is", p.PkgPath)) {
 							added = true
 						}
 					}

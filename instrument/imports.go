@@ -71,9 +71,10 @@ func (r *rewriter) moduleVersion() string {
 	return "go1.16"
 }
 
-// buildConstraint makes the file's build constraint require go1.21, in
-// place of its //go:build line (its // +build lines become empty
-// comments), or in two new lines at the top.
+// buildConstraint makes the file's build constraint require go1.21: in
+// place of its //go:build line, or of its first // +build line (the
+// others become empty comments, since a //go:build line overrides them),
+// or in two new lines at the top.
 func (r *rewriter) buildConstraint() {
 	var goBuild *ast.Comment
 	var plus []*ast.Comment
@@ -104,12 +105,16 @@ func (r *rewriter) buildConstraint() {
 		}
 	}
 	line := "//go:build " + expr.String()
+	switch {
+	case goBuild != nil:
+		r.replace(goBuild, line)
+	case len(plus) > 0:
+		r.replace(plus[0], line) // followed by a blank line, as +build lines are
+		plus = plus[1:]
+	default:
+		r.ed.insert(0, line+"\n\n")
+	}
 	for _, c := range plus {
 		r.replace(c, "//")
 	}
-	if goBuild != nil {
-		r.replace(goBuild, line)
-		return
-	}
-	r.ed.insert(0, line+"\n\n")
 }

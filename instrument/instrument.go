@@ -58,10 +58,13 @@ var importPaths = map[string]string{
 }
 
 // LoadMode is what Rewrite needs of packages.Load: syntax and full type
-// information for every package, dependencies included (NeedDeps), so
-// that a package that imports a rewritten one can be checked against it.
+// information for the packages given as patterns, which must include every
+// package to rewrite; the others are read from export data, and those that
+// import a rewritten package are parsed by Rewrite, to be checked against
+// it. (With packages.NeedDeps added, every package is loaded from source:
+// the same result, seconds slower.)
 const LoadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
-	packages.NeedImports | packages.NeedDeps | packages.NeedSyntax | packages.NeedTypes |
+	packages.NeedImports | packages.NeedSyntax | packages.NeedTypes |
 	packages.NeedTypesInfo | packages.NeedTypesSizes | packages.NeedModule
 
 // Config configures a rewrite.
@@ -69,8 +72,9 @@ type Config struct {
 	// Instrument reports whether the package with this import path is
 	// rewritten. An external test package (path_test) is asked about as
 	// its package (path). The standard library, packages without a
-	// module, cgo packages and weft's runtime (RuntimePackages and what
-	// they import) never are, whatever Instrument says.
+	// module, cgo packages, packages loaded without syntax (not among the
+	// patterns, without NeedDeps) and weft's runtime (RuntimePackages and
+	// what they import) never are, whatever Instrument says.
 	Instrument func(path string) bool
 }
 

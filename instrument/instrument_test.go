@@ -27,25 +27,24 @@ func weftRoot(t *testing.T) string {
 	return filepath.Dir(filepath.Dir(file))
 }
 
-// scratch copies testdata/<name> into a module of its own and returns its
-// directory. The module's go version is 1.26, or the one a "goversion"
-// file of the case names.
+// scratch copies testdata/<name> into a module of its own, in a workspace
+// with this checkout of weft, and returns its directory. The module's go
+// version is 1.26, or the one a "goversion" file of the case names: the
+// workspace leaves it as it is.
 func scratch(t *testing.T, name string) string {
 	t.Helper()
 	dir := t.TempDir()
-	root := weftRoot(t)
 	version := "1.26"
 	if v, err := os.ReadFile(filepath.Join("testdata", name, "goversion")); err == nil {
 		version = strings.TrimSpace(string(v))
 	}
-	mod := "module example.com/" + name + "\n\ngo " + version + "\n\nrequire github.com/weftdev/weft v0.0.0\n\nreplace github.com/weftdev/weft => " + root + "\n"
+	mod := "module example.com/" + name + "\n\ngo " + version + "\n"
 	must(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644))
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	must(t, err)
-	must(t, os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644))
+	work := "go 1.26.0\n\nuse (\n\t.\n\t" + weftRoot(t) + "\n)\n"
+	must(t, os.WriteFile(filepath.Join(dir, "go.work"), []byte(work), 0o644))
 	// Golden files are not copied.
 	src := os.DirFS(filepath.Join("testdata", name))
-	err = fs.WalkDir(src, ".", func(path string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(src, ".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
 			return err
 		}
@@ -85,7 +84,7 @@ func rewrite(t *testing.T, name, dir string) *instrument.Result {
 		Mode:  instrument.LoadMode,
 		Dir:   dir,
 		Tests: true,
-		Env:   append(os.Environ(), "GOFLAGS=-mod=mod"),
+		Env:   append(os.Environ(), "GOFLAGS="),
 	}
 	pkgs, err := packages.Load(cfg, append([]string{"./..."}, instrument.RuntimePackages...)...)
 	must(t, err)
@@ -141,8 +140,10 @@ func TestGolden(t *testing.T) {
 // lines counts a file's lines, from its package clause on: a file that
 // gains a build constraint gains two lines above it.
 func lines(src []byte) int {
-	if i := bytes.Index(src, []byte("\npackage ")); i >= 0 {
-		src = src[i:]
+	if !bytes.HasPrefix(src, []byte("package ")) {
+		if i := bytes.Index(src, []byte("\npackage ")); i >= 0 {
+			src = src[i+1:]
+		}
 	}
 	return bytes.Count(src, []byte("\n"))
 }
@@ -176,14 +177,27 @@ func TestRun(t *testing.T) {
 			dir := scratch(t, name)
 			res := rewrite(t, name, dir)
 			out, err := goTest(t, dir, res, "-v", "-count=1", ".", "-explore", "-explore.iters", "20", "-explore.seed", "1")
-			if err != nil {
-				t.Fatalf("go test of the rewritten package: %v\n%s", err, out)
-			}
-			// Each test that passed explored under the controller.
-			passed := regexp.MustCompile(`(?m)^--- PASS: Test`).FindAllString(out, -1)
-			explored := strings.Count(out, "weft: no failure in 20 executions")
-			if len(passed) == 0 || explored != len(passed) {
-				t.Errorf("%d tests passed, %d explored under weft's controller", len(passed), explored)
+			if want, rerr := os.ReadFile(filepath.Join("testdata", name, "want")); rerr == nil {
+				// A case that fails, with the lines its report must hold.
+				for _, w := range strings.Split(strings.TrimSpace(string(want)), "\n") {
+					if w == "FAIL" {
+						if err == nil {
+							t.Error("go test passed")
+						}
+					} else if !regexp.MustCompile(w).MatchString(out) {
+						t.Errorf("no match for %q", w)
+					}
+				}
+			} else {
+				if err != nil {
+					t.Fatalf("go test of the rewritten package: %v\n%s", err, out)
+				}
+				// Each test that passed explored under the controller.
+				passed := regexp.MustCompile(`(?m)^--- PASS: Test`).FindAllString(out, -1)
+				explored := strings.Count(out, "weft: no failure in 20 executions")
+				if len(passed) == 0 || explored != len(passed) {
+					t.Errorf("%d tests passed, %d explored under weft's controller", len(passed), explored)
+				}
 			}
 			if t.Failed() {
 				t.Logf("go test output:\n%s", out)
@@ -208,7 +222,7 @@ func goTest(t *testing.T, dir string, res *instrument.Result, args ...string) (s
 	must(t, os.WriteFile(overlay, data, 0o644))
 	cmd := exec.Command("go", append([]string{"test", "-overlay=" + overlay}, args...)...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+	cmd.Env = append(os.Environ(), "GOFLAGS=")
 	b, err := cmd.CombinedOutput()
 	return string(b), err
 }

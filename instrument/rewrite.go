@@ -3,6 +3,8 @@ package instrument
 import (
 	"crypto/sha256"
 	"fmt"
+	"go/ast"
+	"go/parser"
 	"go/token"
 	"go/types"
 	"sort"
@@ -72,6 +74,10 @@ type graph struct {
 	dec      *decisions
 	out      map[string]*outcome // by ID
 	sources  map[string][]byte   // original sources, by path
+	parsed   map[string][]*ast.File
+	// rewritten maps the files parsed from rewrites to them, to trace a
+	// position in one back to the original.
+	rewritten map[*token.File]*fileResult
 }
 
 // outcome is the last rewrite of a package variant.
@@ -80,7 +86,8 @@ type outcome struct {
 	files    map[string][]byte // rewritten sources, by path
 	skips    []Skip
 	whole    string
-	errs     []error // type errors left, if any
+	errs     []error     // type errors left, if any
+	info     *types.Info // of the check, for a package not rewritten
 	versions map[string]int
 	imports  map[string]string // affected imports' digests when processed, by ID
 	digest   string
@@ -97,6 +104,9 @@ func newGraph(roots []*packages.Package, cfg Config) (*graph, error) {
 		dec:      newDecisions(),
 		out:      map[string]*outcome{},
 		sources:  map[string][]byte{},
+		parsed:   map[string][]*ast.File{},
+
+		rewritten: map[*token.File]*fileResult{},
 	}
 	var all []*packages.Package
 	packages.Visit(roots, nil, func(p *packages.Package) {
@@ -155,20 +165,12 @@ func newGraph(roots []*packages.Package, cfg Config) (*graph, error) {
 	for _, p := range all {
 		visit(p)
 	}
-	for _, p := range g.order {
-		if len(p.Syntax) == 0 && len(p.CompiledGoFiles) > 0 {
-			return nil, fmt.Errorf("instrument: %s was loaded without syntax: load with instrument.LoadMode", p.ID)
-		}
-		if len(p.Syntax) != len(p.CompiledGoFiles) {
-			return nil, fmt.Errorf("instrument: %s: %d syntax trees for %d files", p.ID, len(p.Syntax), len(p.CompiledGoFiles))
-		}
-	}
 	return g, nil
 }
 
 // instrumentable reports whether p is rewritten.
 func (g *graph) instrumentable(p *packages.Package) bool {
-	if p.Module == nil || isTestMain(p) || len(p.Errors) > 0 || p.TypesInfo == nil {
+	if p.Module == nil || isTestMain(p) || len(p.Errors) > 0 || p.TypesInfo == nil || len(p.Syntax) != len(p.CompiledGoFiles) {
 		return false
 	}
 	if g.excluded[p.PkgPath] || p.PkgPath == "github.com/weftdev/weft" || strings.HasPrefix(p.PkgPath, "github.com/weftdev/weft/") {
@@ -293,7 +295,7 @@ func (g *graph) process(p *packages.Package) error {
 		if g.makeWhole(p, why) {
 			continue
 		}
-		if g.blameImports(p, o.errs) {
+		if g.blameImports(p, o) {
 			return nil
 		}
 		return fmt.Errorf("instrument: %s does not type-check, even as it is, against the packages it imports: %v", p.ID, o.errs[0])
@@ -332,7 +334,7 @@ func (g *graph) attempt(p *packages.Package) (*outcome, *pkgResult, error) {
 	if o.whole == "" && len(p.CompiledGoFiles) > 0 && g.allWhole(p) {
 		o.whole = g.dec.whole[p.CompiledGoFiles[0]]
 	}
-	o.types, o.errs = g.check(p, res)
+	o.types, o.info, o.errs = g.check(p, res)
 	h := sha256.New()
 	for _, path := range sortedKeys(o.files) {
 		fmt.Fprintf(h, "%s\x00%d\x00", path, len(o.files[path]))
@@ -429,4 +431,43 @@ func sortSkips(skips []Skip) {
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
 	return s
+}
+
+// syntax returns the syntax trees of p's files: loaded, or parsed here for
+// a package loaded from export data.
+func (g *graph) syntax(p *packages.Package) []*ast.File {
+	if len(p.Syntax) == len(p.CompiledGoFiles) {
+		return p.Syntax
+	}
+	if files, ok := g.parsed[p.ID]; ok {
+		return files
+	}
+	var files []*ast.File
+	for _, path := range p.CompiledGoFiles {
+		src, err := g.source(path)
+		if err != nil {
+			continue
+		}
+		f, err := parser.ParseFile(g.fset, path, src, parser.ParseComments|parser.SkipObjectResolution)
+		if err == nil {
+			files = append(files, f)
+		}
+	}
+	g.parsed[p.ID] = files
+	return files
+}
+
+// originalSpan returns the span of the original source a position comes
+// from, in a file as loaded or as rewritten.
+func (g *graph) originalSpan(pos token.Pos, n int) (span, bool) {
+	tf := g.fset.File(pos)
+	if tf == nil {
+		return span{}, false
+	}
+	fr, ok := g.rewritten[tf]
+	if !ok {
+		return spanOf(g.fset, pos, pos+token.Pos(n))
+	}
+	s, _, ok := origin(fr.pieces, tf.Offset(pos))
+	return span{tf.Name(), s, s + n}, ok
 }

@@ -236,7 +236,8 @@ func (r *rewriter) rangeChan(n *ast.RangeStmt) {
 			head = "for { " + r.text(n.Key) + ", " + ok1 + " := " + recv + "; if !" + ok1 + " { break };"
 			break
 		}
-		head = "{ var " + r.text(n.Key) + " " + typ + "; for { var " + ok1 + " bool; " + r.text(n.Key) + ", " + ok1 + " = " + recv + "; if !" + ok1 + " { break };"
+		v := r.temp("v")
+		head = "{ var " + r.text(n.Key) + " " + typ + "; for { " + v + ", " + ok1 + " := " + recv + "; if !" + ok1 + " { break }; " + r.text(n.Key) + " = " + v + ";"
 		tail = "}"
 	default:
 		head = "for { " + r.text(n.Key) + ", " + ok1 + " := " + recv + "; if !" + ok1 + " { break };"
