@@ -216,12 +216,19 @@ func (g *graph) blameImports(p *packages.Package, o *outcome) bool {
 					if obj == nil || obj.Pkg() == nil || obj.Pkg().Path() == p.PkgPath || !g.instrumentedPath(p, obj.Pkg().Path()) {
 						return true
 					}
-					if !carries(obj.Type(), map[types.Type]bool{}) {
-						return true
+					objs := []types.Object{obj}
+					if sig, ok := obj.Type().(*types.Signature); ok {
+						// A function: its parameters and results are the values.
+						objs = append(tupleObjects(sig.Params()), tupleObjects(sig.Results())...)
 					}
-					if s, ok := g.originalSpan(obj.Pos(), len(obj.Name())); ok {
-						if g.dec.addRaw(s, fmt.Sprintf("%s, which weft does not rewrite, uses it as it is", p.PkgPath)) {
-							added = true
+					for _, o := range objs {
+						if !carries(o.Type(), map[types.Type]bool{}) {
+							continue
+						}
+						if s, ok := g.originalSpan(o.Pos(), len(o.Name())); ok {
+							if g.dec.addRaw(s, fmt.Sprintf("%s, which weft does not rewrite, uses it as it is", p.PkgPath)) {
+								added = true
+							}
 						}
 					}
 					return true
@@ -252,4 +259,12 @@ func errMsg(err error) string {
 		return "syntax error: " + e.msg
 	}
 	return err.Error()
+}
+
+func tupleObjects(t *types.Tuple) []types.Object {
+	out := make([]types.Object, t.Len())
+	for i := range t.Len() {
+		out[i] = t.At(i)
+	}
+	return out
 }

@@ -330,6 +330,9 @@ func carries(t types.Type, seen map[types.Type]bool) bool {
 		if replacedType(t) {
 			return !isContextType(t)
 		}
+		if pkg := t.Obj().Pkg(); pkg != nil && pkg.Path() == SimPath {
+			return true // a rewritten type: sim.Chan, sim.Mutex, ...
+		}
 		switch t.Underlying().(type) {
 		case *types.Struct, *types.Interface:
 			return false

@@ -178,11 +178,16 @@ func TestRun(t *testing.T) {
 			res := rewrite(t, name, dir)
 			out, err := goTest(t, dir, res, "-v", "-count=1", ".", "-explore", "-explore.iters", "20", "-explore.seed", "1")
 			if want, rerr := os.ReadFile(filepath.Join("testdata", name, "want")); rerr == nil {
-				// A case that fails, with the lines its report must hold.
+				// A case that fails, with the lines its report must hold (and
+			// must not, after a "!").
 				for _, w := range strings.Split(strings.TrimSpace(string(want)), "\n") {
 					if w == "FAIL" {
 						if err == nil {
 							t.Error("go test passed")
+						}
+					} else if not, ok := strings.CutPrefix(w, "!"); ok {
+						if regexp.MustCompile(not).MatchString(out) {
+							t.Errorf("a match for %q", not)
 						}
 					} else if !regexp.MustCompile(w).MatchString(out) {
 						t.Errorf("no match for %q", w)
@@ -212,7 +217,7 @@ func goTest(t *testing.T, dir string, res *instrument.Result, args ...string) (s
 	replace := map[string]string{}
 	tmp := t.TempDir()
 	for path, src := range res.Files {
-		name := filepath.Join(tmp, strings.ReplaceAll(strings.TrimPrefix(path, dir), string(filepath.Separator), "_"))
+		name := filepath.Join(tmp, "weftoverlay-"+strings.ReplaceAll(strings.TrimPrefix(path, dir), string(filepath.Separator), "_"))
 		must(t, os.WriteFile(name, src, 0o644))
 		replace[path] = name
 	}

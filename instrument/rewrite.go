@@ -256,8 +256,8 @@ func sortedKeys[V any](m map[string]V) []string {
 // imports was rewritten differently.
 func (g *graph) stale(p *packages.Package) bool {
 	o := g.out[p.ID]
-	if o == nil {
-		return true
+	if o == nil || len(o.errs) > 0 {
+		return true // never rewritten, or not yet to a package that checks
 	}
 	for _, f := range p.CompiledGoFiles {
 		if g.dec.version[f] != o.versions[f] {
