@@ -179,7 +179,7 @@ func TestRun(t *testing.T) {
 			out, err := goTest(t, dir, res, "-v", "-count=1", ".", "-explore", "-explore.iters", "20", "-explore.seed", "1")
 			if want, rerr := os.ReadFile(filepath.Join("testdata", name, "want")); rerr == nil {
 				// A case that fails, with the lines its report must hold (and
-			// must not, after a "!").
+				// must not, after a "!").
 				for _, w := range strings.Split(strings.TrimSpace(string(want)), "\n") {
 					if w == "FAIL" {
 						if err == nil {
