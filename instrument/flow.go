@@ -232,7 +232,7 @@ func (f *flow) funcValue(fn *types.Func) any {
 func (f *flow) joinSig(x any, sig *types.Signature) {
 	for _, tup := range []*types.Tuple{sig.Params(), sig.Results()} {
 		for i := range tup.Len() {
-			if v := tup.At(i); f.carries(v.Type()) {
+			if v := tup.At(i); f.tracked(v.Type()) {
 				f.union(x, f.add(canon(v), v.Type()))
 			}
 		}
@@ -240,7 +240,12 @@ func (f *flow) joinSig(x any, sig *types.Signature) {
 }
 
 // flowInto records that the value of src goes where dst is, of type dt:
-// an assignment, an argument, a result, an element.
+// an assignment, an argument, a result, an element. A channel put in an
+// interface joins the interface's class, as does an interface value that
+// may hold one: the representation of a channel in an interface is
+// decided by where the interface goes (to fmt, gob or reflect, which must
+// see a Go channel; to a type assertion, which must expect what it
+// holds).
 func (f *flow) flowInto(dst any, dt types.Type, src ast.Expr) {
 	st := f.info.TypeOf(src)
 	if st == nil || isNil(f.info, src) {
@@ -250,15 +255,13 @@ func (f *flow) flowInto(dst any, dt types.Type, src ast.Expr) {
 		return
 	}
 	if dt != nil && types.IsInterface(dt) {
-		if !types.IsInterface(st) {
-			if isChanLike(st) {
-				f.seed(f.node(src), "it is converted to an interface: reflection, fmt and type assertions see a Go channel")
-			}
+		if isChanLike(st) || types.IsInterface(st) {
+			f.union(dst, f.node(src))
 		}
 		f.implements(st, dt)
 		return
 	}
-	if !f.carries(st) && (dt == nil || !f.carries(dt)) {
+	if !f.tracked(st) && (dt == nil || !f.tracked(dt)) {
 		return
 	}
 	f.union(dst, f.node(src))
@@ -293,7 +296,7 @@ func (f *flow) implements(st, dt types.Type) {
 func (f *flow) joinTuples(a, b *types.Tuple) {
 	for i := range min(a.Len(), b.Len()) {
 		x, y := a.At(i), b.At(i)
-		if f.carries(x.Type()) || f.carries(y.Type()) {
+		if f.tracked(x.Type()) || f.tracked(y.Type()) {
 			f.union(f.add(canon(x), x.Type()), f.add(canon(y), y.Type()))
 		}
 	}
@@ -315,6 +318,60 @@ func isNil(info *types.Info, e ast.Expr) bool {
 // outside the fields of named structs (which are nodes of their own): a
 // channel, a sync or atomic type, a timer.
 func (f *flow) carries(t types.Type) bool { return carries(t, map[types.Type]bool{}) }
+
+// tracked reports whether values of type t join classes: those that hold
+// what weft rewrites, and those that hold interfaces, which may hold
+// channels.
+func (f *flow) tracked(t types.Type) bool {
+	return carries(t, map[types.Type]bool{}) || holdsInterface(t, map[types.Type]bool{})
+}
+
+// holdsInterface reports whether t is, or is built of, interfaces, outside
+// named structs.
+func holdsInterface(t types.Type, seen map[types.Type]bool) bool {
+	if t == nil || seen[t] {
+		return false
+	}
+	seen[t] = true
+	switch t := t.(type) {
+	case *types.Interface:
+		return true
+	case *types.Alias:
+		return holdsInterface(types.Unalias(t), seen)
+	case *types.Named:
+		switch u := t.Underlying().(type) {
+		case *types.Struct:
+			return false
+		default:
+			return holdsInterface(u, seen)
+		}
+	case *types.Pointer:
+		return holdsInterface(t.Elem(), seen)
+	case *types.Slice:
+		return holdsInterface(t.Elem(), seen)
+	case *types.Array:
+		return holdsInterface(t.Elem(), seen)
+	case *types.Chan:
+		return holdsInterface(t.Elem(), seen)
+	case *types.Map:
+		return holdsInterface(t.Key(), seen) || holdsInterface(t.Elem(), seen)
+	case *types.Signature:
+		return holdsInterface(t.Params(), seen) || holdsInterface(t.Results(), seen)
+	case *types.Tuple:
+		for i := range t.Len() {
+			if holdsInterface(t.At(i).Type(), seen) {
+				return true
+			}
+		}
+	case *types.Struct:
+		for i := range t.NumFields() {
+			if holdsInterface(t.Field(i).Type(), seen) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 func carries(t types.Type, seen map[types.Type]bool) bool {
 	if t == nil || seen[t] {
@@ -521,7 +578,7 @@ func (f *flow) build(files []*ast.File) {
 				}
 			case *ast.RangeStmt:
 				for _, kv := range []ast.Expr{n.Key, n.Value} {
-					if kv != nil && f.carries(f.info.TypeOf(kv)) {
+					if kv != nil && f.tracked(f.info.TypeOf(kv)) {
 						f.union(f.node(kv), f.node(n.X))
 					}
 				}
@@ -534,11 +591,7 @@ func (f *flow) build(files []*ast.File) {
 				}
 			case *ast.TypeAssertExpr:
 				if n.Type != nil && f.carries(f.info.TypeOf(n)) {
-					f.seed(f.node(n), "it comes out of an interface, where channels stay Go channels")
-				}
-			case *ast.CaseClause:
-				if obj, ok := f.info.Implicits[n].(*types.Var); ok && f.carries(obj.Type()) {
-					f.seed(f.add(obj, obj.Type()), "it comes out of an interface, where channels stay Go channels")
+					f.union(f.node(n), f.node(n.X)) // what comes out of an interface is what went in
 				}
 			}
 			return true
@@ -570,7 +623,7 @@ func (f *flow) tuple(lhs []ast.Expr, rhs ast.Expr) {
 		fn := f.pr.callee(r)
 		if fn == nil || replacedCallee(fn) {
 			for _, l := range lhs {
-				if !isBlank(l) && f.carries(f.info.TypeOf(l)) {
+				if !isBlank(l) && f.tracked(f.info.TypeOf(l)) {
 					f.union(f.node(l), f.node(r.Fun))
 				}
 			}
@@ -578,7 +631,7 @@ func (f *flow) tuple(lhs []ast.Expr, rhs ast.Expr) {
 		}
 		res := fn.Origin().Type().(*types.Signature).Results()
 		for i, l := range lhs {
-			if i < res.Len() && !isBlank(l) && f.carries(res.At(i).Type()) {
+			if i < res.Len() && !isBlank(l) && f.tracked(res.At(i).Type()) {
 				f.union(f.node(l), f.add(canon(res.At(i)), res.At(i).Type()))
 			}
 		}
@@ -650,7 +703,7 @@ func (f *flow) call(c *ast.CallExpr) {
 					x = f.node(c.Args[0])
 				}
 				for _, a := range c.Args {
-					if f.carries(f.info.TypeOf(a)) {
+					if f.tracked(f.info.TypeOf(a)) {
 						f.union(x, f.node(a))
 					}
 				}
@@ -670,12 +723,12 @@ func (f *flow) call(c *ast.CallExpr) {
 	if fn != nil {
 		osig := fn.Origin().Type().(*types.Signature)
 		params = osig.Params()
-		if recv := osig.Recv(); recv != nil && f.carries(recv.Type()) {
+		if recv := osig.Recv(); recv != nil && f.tracked(recv.Type()) {
 			if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok {
 				f.union(f.add(canon(recv), recv.Type()), f.node(sel.X))
 			}
 		}
-	} else if f.carries(sig) {
+	} else if f.tracked(sig) {
 		f.union(f.node(c), f.node(c.Fun)) // a dynamic call: its results are the function value's
 	}
 	dst := func(i int) (any, types.Type) {

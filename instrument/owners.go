@@ -66,10 +66,12 @@ func (f *flow) owners(file *ast.File) {
 				f.own(n.Type, f.node(n))
 			}
 		case *ast.TypeSwitchStmt:
+			// What comes out of an interface is what went in.
+			x := f.node(typeSwitchOperand(n))
 			for _, s := range n.Body.List {
 				cc := s.(*ast.CaseClause)
 				owner := f.add(cc, nil)
-				f.seed(owner, "it comes out of an interface, where channels stay Go channels")
+				f.union(owner, x)
 				if obj, ok := f.info.Implicits[cc].(*types.Var); ok {
 					f.union(owner, f.add(obj, obj.Type()))
 				}
@@ -197,4 +199,19 @@ func (f *flow) own(e ast.Expr, owner any) {
 		}
 		return true
 	})
+}
+
+// typeSwitchOperand returns the interface value a type switch switches on.
+func typeSwitchOperand(n *ast.TypeSwitchStmt) ast.Expr {
+	var e ast.Expr
+	switch a := n.Assign.(type) {
+	case *ast.AssignStmt:
+		e = a.Rhs[0]
+	case *ast.ExprStmt:
+		e = a.X
+	}
+	if ta, ok := ast.Unparen(e).(*ast.TypeAssertExpr); ok {
+		return ta.X
+	}
+	return nil
 }

@@ -21,10 +21,10 @@ type pkgRewriter struct {
 	flow *flow
 	// sites records what the rewrite did at each node, for the safety net.
 	sites map[ast.Node]site
-	// fuzz are the functions handed to testing.F.Fuzz: they keep their
-	// *testing.T.
-	fuzz       map[ast.Node]bool
-	fuzzParams map[*ast.StarExpr]bool
+	// plain are the functions that keep running as go test runs them,
+	// with their *testing.T parameters, and why (see plainFunc).
+	plain       map[ast.Node]string
+	plainParams map[*ast.StarExpr]bool
 }
 
 // A site is a rewrite the safety net can undo: by making the class of a
@@ -57,7 +57,7 @@ func newPkgRewriter(g *graph, p *packages.Package) *pkgRewriter {
 		info:  p.TypesInfo,
 		fset:  p.Fset,
 		sites: map[ast.Node]site{},
-		fuzz:  map[ast.Node]bool{},
+		plain: map[ast.Node]string{},
 	}
 }
 
@@ -66,7 +66,7 @@ func (pr *pkgRewriter) rewrite() (*pkgResult, error) {
 	res := &pkgResult{pkg: pr.pkg, pr: pr, files: map[string]*fileResult{}}
 	pr.flow = newFlow(pr)
 	pr.flow.build(pr.pkg.Syntax)
-	pr.findFuzz()
+	pr.findPlain()
 	for i, f := range pr.pkg.Syntax {
 		path := pr.pkg.CompiledGoFiles[i]
 		src, err := pr.g.source(path)
@@ -164,6 +164,9 @@ func (pr *pkgRewriter) seedOf(x any) string {
 			return ""
 		}
 		if !pr.instrumentedPkg(obj.Pkg()) {
+			if containers[obj.Pkg().Path()] {
+				return ""
+			}
 			return fmt.Sprintf("it is shared with %s, which weft does not instrument", obj.Pkg().Path())
 		}
 	}
@@ -284,4 +287,15 @@ func (pr *pkgRewriter) leaveAloneIn(ft *ast.FuncType, msg string) []string {
 		return len(out) == 0
 	})
 	return out
+}
+
+// containers are the packages of the standard library that hold values in
+// interfaces and hand them back as they are, without reflecting on them:
+// a channel stored in a sync.Pool can stay one of weft's.
+var containers = map[string]bool{
+	"sync":           true,
+	"sync/atomic":    true,
+	"container/list": true,
+	"container/ring": true,
+	"container/heap": true,
 }

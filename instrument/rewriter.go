@@ -158,9 +158,9 @@ func (r *rewriter) visit(n, parent ast.Node) {
 		r.selectStmt(n)
 	case *ast.FuncDecl:
 		r.testFunc(n)
-		r.fuzzFunc(n, n.Type, n.Body)
+		r.plainFunc(n, n.Type, n.Body)
 	case *ast.FuncLit:
-		r.fuzzFunc(n, n.Type, n.Body)
+		r.plainFunc(n, n.Type, n.Body)
 	case *ast.TypeSpec:
 		r.namedChanDecl(n)
 	}

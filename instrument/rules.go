@@ -242,7 +242,18 @@ func (r *rewriter) rangeChan(n *ast.RangeStmt) {
 	default:
 		head = "for { " + r.text(n.Key) + ", " + ok1 + " := " + recv + "; if !" + ok1 + " { break };"
 	}
-	r.ed.replace(r.off(n.For), r.off(n.Body.Lbrace)+1, head)
+	start := r.off(n.For)
+	if tail != "" {
+		// The block that declares the variable goes before the loop's
+		// label, if it has one.
+		if l, ok := r.parentOf(n).(*ast.LabeledStmt); ok && l.Stmt == n {
+			start = r.off(l.Pos())
+			head = strings.Replace(head, "for {", r.text(l.Label)+": for {", 1)
+		}
+	}
+	end := r.off(n.Body.Lbrace) + 1
+	head += strings.Repeat("\n", strings.Count(string(r.ed.src[start:end]), "\n"))
+	r.ed.replace(start, end, head)
 	if tail != "" {
 		r.ed.insert(r.off(n.Body.Rbrace)+1, tail)
 	}

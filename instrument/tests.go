@@ -11,7 +11,7 @@ import (
 // signatures of tests and of fuzz targets, which the testing package calls.
 func (r *rewriter) testingType(n *ast.StarExpr) {
 	sel, ok := n.X.(*ast.SelectorExpr)
-	if !ok || sel.Sel.Name != "T" || r.testParams()[n] || r.pr.fuzzParams[n] {
+	if !ok || sel.Sel.Name != "T" || r.testParams()[n] || r.pr.plainParams[n] {
 		return
 	}
 	x, ok := sel.X.(*ast.Ident)
@@ -40,10 +40,11 @@ func (r *rewriter) testingType(n *ast.StarExpr) {
 //	func TestX(t *testing.T) { weftt.Test(t, func(t *weftt.TB) { body }) }
 //
 // A leading t.Parallel() stays outside, where it means what it always did.
-// An unnamed or blank parameter is named, for the call.
+// An unnamed or blank parameter is named, for the call. A test that starts
+// a synctest bubble runs as go test runs it (see plainFunc).
 func (r *rewriter) testFunc(n *ast.FuncDecl) {
 	param, ok := r.testParam(n)
-	if !ok {
+	if !ok || r.pr.plain[n] != "" {
 		return
 	}
 	if why := r.skipped(n); why != "" {
@@ -71,39 +72,42 @@ func (r *rewriter) testFunc(n *ast.FuncDecl) {
 	r.ed.insert(r.off(n.Body.Rbrace), "})")
 }
 
-// fuzzFunc keeps a fuzz target running as go test runs it, outside the
-// controller: its *testing.T stays (f.Fuzz checks the signature), and the
-// body gets a *weft.TB that reports to it, for the helpers it calls:
+// plainFunc keeps a function that takes a *testing.T running as go test
+// runs it, outside the controller: a fuzz target (f.Fuzz checks its
+// signature), a function handed to code weft does not instrument
+// (synctest.Test(t, f)), a test that starts a synctest bubble (whose
+// goroutines weft cannot control). Its *testing.T stays, and the body gets
+// a *weft.TB that reports to it, for the helpers the rewrite made take one:
 //
 //	f.Fuzz(func(t *testing.T, b []byte) { body })
 //
 // becomes
 //
 //	f.Fuzz(func(weftT1 *testing.T, b []byte) { t := weftt.Plain(weftT1); _ = t; body })
-func (r *rewriter) fuzzFunc(n ast.Node, ft *ast.FuncType, body *ast.BlockStmt) {
-	if !r.pr.fuzz[n] || body == nil || len(ft.Params.List) == 0 {
+func (r *rewriter) plainFunc(n ast.Node, ft *ast.FuncType, body *ast.BlockStmt) {
+	why := r.pr.plain[n]
+	if why == "" || body == nil || len(ft.Params.List) == 0 {
 		return
+	}
+	if _, ok := n.(*ast.FuncDecl); ok {
+		r.skip(n, "test", why+": it runs as go test runs it")
 	}
 	p := ft.Params.List[0]
-	if len(p.Names) == 0 || p.Names[0].Name == "_" {
-		return
-	}
-	if why := r.skipped(n); why != "" {
-		r.skip(n, "fuzz target", why)
+	if len(p.Names) == 0 || p.Names[0].Name == "_" || r.skipped(n) != "" {
 		return
 	}
 	name := p.Names[0].Name
 	outer := r.temp("T")
-	r.site(n, nil, "fuzz target")
+	r.site(n, nil, "plain test function")
 	r.used[weftName] = true
 	r.replace(p.Names[0], outer)
 	r.ed.insert(r.off(body.Lbrace)+1, " "+name+" := "+weftName+".Plain("+outer+"); _ = "+name+";")
 }
 
-// findFuzz finds the functions handed to testing.F.Fuzz: literals, and
-// functions of the package.
-func (pr *pkgRewriter) findFuzz() {
-	pr.fuzzParams = map[*ast.StarExpr]bool{}
+// findPlain finds the functions that keep running as go test runs them
+// (see plainFunc), and why.
+func (pr *pkgRewriter) findPlain() {
+	pr.plainParams = map[*ast.StarExpr]bool{}
 	decls := map[types.Object]*ast.FuncDecl{}
 	for _, f := range pr.pkg.Syntax {
 		for _, d := range f.Decls {
@@ -112,32 +116,53 @@ func (pr *pkgRewriter) findFuzz() {
 			}
 		}
 	}
-	mark := func(n ast.Node, ft *ast.FuncType) {
-		if ft.Params == nil || len(ft.Params.List) == 0 {
+	mark := func(n ast.Node, ft *ast.FuncType, why string) {
+		if ft.Params == nil || len(ft.Params.List) == 0 || pr.plain[n] != "" {
 			return
 		}
 		if s, ok := ft.Params.List[0].Type.(*ast.StarExpr); ok && isTestingT(pr.info.TypeOf(s)) {
-			pr.fuzz[n] = true
-			pr.fuzzParams[s] = true
+			pr.plain[n] = why
+			pr.plainParams[s] = true
+		}
+	}
+	markArg := func(a ast.Expr, why string) {
+		switch a := ast.Unparen(a).(type) {
+		case *ast.FuncLit:
+			mark(a, a.Type, why)
+		case *ast.Ident:
+			if fd := decls[pr.info.Uses[a]]; fd != nil {
+				mark(fd, fd.Type, why)
+			}
 		}
 	}
 	for _, f := range pr.pkg.Syntax {
+		var test *ast.FuncDecl
 		ast.Inspect(f, func(n ast.Node) bool {
+			if fd, ok := n.(*ast.FuncDecl); ok {
+				test = fd
+			}
 			c, ok := n.(*ast.CallExpr)
-			if !ok || len(c.Args) != 1 {
+			if !ok {
 				return true
 			}
 			fn := pr.callee(c)
-			if fn == nil || fn.Name() != "Fuzz" || fn.Type().(*types.Signature).Recv() == nil ||
-				typeName(fn.Type().(*types.Signature).Recv().Type()) != "testing.F" {
+			if fn == nil || fn.Pkg() == nil {
 				return true
 			}
-			switch a := ast.Unparen(c.Args[0]).(type) {
-			case *ast.FuncLit:
-				mark(a, a.Type)
-			case *ast.Ident:
-				if fd := decls[pr.info.Uses[a]]; fd != nil {
-					mark(fd, fd.Type)
+			sig := fn.Type().(*types.Signature)
+			switch {
+			case fn.Name() == "Fuzz" && sig.Recv() != nil && typeName(sig.Recv().Type()) == "testing.F" && len(c.Args) == 1:
+				markArg(c.Args[0], "a fuzz target")
+				return true
+			case fn.Pkg().Path() == "testing/synctest" && (fn.Name() == "Test" || fn.Name() == "Run") && test != nil:
+				mark(test, test.Type, "it starts a synctest bubble, whose goroutines weft cannot control")
+			}
+			if pr.instrumentedPkg(fn.Pkg()) || sig.Recv() != nil && isTestingT(sig.Recv().Type()) {
+				return true // t.Run(name, f): t is a *weft.TB, whose Run takes a func(*weft.TB)
+			}
+			for i, a := range c.Args {
+				if ps, ok := paramType(sig, i, c.Ellipsis.IsValid()).(*types.Signature); ok && ps.Params().Len() > 0 && isTestingT(ps.Params().At(0).Type()) {
+					markArg(a, "it is handed to "+fn.Pkg().Name()+"."+fn.Name())
 				}
 			}
 			return true

@@ -47,3 +47,24 @@ func Ranged() []int {
 	}
 	return out
 }
+
+// Labeled ranges over a channel under a label it breaks to.
+func Labeled() int {
+	ch := make(chan int, 3)
+	for i := 0; i < 3; i++ {
+		ch <- i
+	}
+	close(ch)
+	n := 0
+loop:
+	for v := range ch {
+		switch {
+		case v == 2:
+			break loop
+		case v == 0:
+			continue loop
+		}
+		n += v
+	}
+	return n
+}

@@ -22,3 +22,9 @@ func TestConstraints(t *testing.T) {
 		t.Error("Plus or Build")
 	}
 }
+
+func TestLabeled(t *testing.T) {
+	if got := Labeled(); got != 1 {
+		t.Errorf("Labeled = %d", got)
+	}
+}

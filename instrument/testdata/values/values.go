@@ -5,6 +5,7 @@ import (
 	"encoding/gob"
 	"fmt"
 	"reflect"
+	"sync"
 )
 
 const typed int32 = 2
@@ -40,4 +41,16 @@ func Reflected() []string {
 		out = append(out, fmt.Sprint(<-x))
 	}
 	return out
+}
+
+// pool keeps channels in a sync.Pool, which hands them back as they went
+// in: they stay weft's.
+var pool = sync.Pool{New: func() any { return make(chan int, 1) }}
+
+// Pooled sends and receives on a pooled channel.
+func Pooled() int {
+	c := pool.Get().(chan int)
+	defer pool.Put(c)
+	c <- 3
+	return <-c
 }

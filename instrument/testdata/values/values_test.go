@@ -18,3 +18,9 @@ func TestReflected(t *testing.T) {
 		t.Errorf("Reflected = %q", got)
 	}
 }
+
+func TestPooled(t *testing.T) {
+	if Pooled() != 3 {
+		t.Error("Pooled")
+	}
+}
