@@ -385,7 +385,8 @@ func carries(t types.Type, seen map[types.Type]bool) bool {
 		return carries(types.Unalias(t), seen)
 	case *types.Named:
 		if replacedType(t) {
-			return !isContextType(t)
+			// context's types are converted where they cross over instead.
+			return t.Obj().Pkg().Path() != "context"
 		}
 		if pkg := t.Obj().Pkg(); pkg != nil && pkg.Path() == SimPath {
 			return true // a rewritten type: sim.Chan, sim.Mutex, ...

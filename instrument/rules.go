@@ -33,7 +33,7 @@ func (r *rewriter) selector(n *ast.SelectorExpr, parent ast.Node) {
 	var class any
 	switch obj := r.info.Uses[n.Sel].(type) {
 	case *types.TypeName:
-		if !isContextType(obj.Type()) {
+		if obj.Pkg().Path() != "context" {
 			class = r.pr.flow.owner[n]
 		}
 	case *types.Func:
