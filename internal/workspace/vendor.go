@@ -168,8 +168,9 @@ func (m *vendored) write(cache, vdir string) (string, error) {
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return "", err
 		}
-		// Copied, not linked: these are the user's files.
-		if err := copyFile(f, dst); err != nil {
+		// Copied, not linked: these are the user's files. Go files say where
+		// they come from, for the compiler's messages and the stacks.
+		if err := copyVendored(f, dst); err != nil {
 			return "", err
 		}
 	}
@@ -179,4 +180,17 @@ func (m *vendored) write(cache, vdir string) (string, error) {
 		}
 	}
 	return dir, nil
+}
+
+// copyVendored copies a vendored file, a Go file with a line directive
+// naming it.
+func copyVendored(src, dst string) error {
+	if !strings.HasSuffix(src, ".go") {
+		return copyFile(src, dst)
+	}
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(dst, Mark(src, data), 0o644)
 }
