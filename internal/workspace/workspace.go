@@ -46,6 +46,7 @@ type Workspace struct {
 	replaces []replace // in order
 	godebug  []string  // key=value
 	sums     []byte    // the user's go.work.sum, if any
+	weftUsed bool      // weft's module is one of the user's
 }
 
 // replace is a replace directive with absolute directories.
@@ -96,16 +97,22 @@ func New(cfg Config) (*Workspace, error) {
 	}
 	w.goLine = maxVersion(w.goLine, weftGo)
 	for _, m := range w.uses {
-		v, err := goVersionOf(filepath.Join(m, "go.mod"))
+		gomod := filepath.Join(m, "go.mod")
+		v, err := goVersionOf(gomod)
 		if err != nil {
 			return nil, err
 		}
 		w.goLine = maxVersion(w.goLine, v)
+		if data, _ := os.ReadFile(gomod); modfile.ModulePath(data) == WeftModule {
+			w.weftUsed = true // weft's own checkout: it is the runtime
+		}
 	}
-	// The user's module may require weft itself, at any version, or
-	// replace it: the runtime must be the one this binary rewrites for.
-	w.dropReplace(WeftModule)
-	w.replaces = append(w.replaces, replace{path: WeftModule, to: cfg.Weft})
+	if !w.weftUsed {
+		// The user's module may require weft itself, at any version, or
+		// replace it: the runtime must be the one this binary rewrites for.
+		w.dropReplace(WeftModule)
+		w.replaces = append(w.replaces, replace{path: WeftModule, to: cfg.Weft})
+	}
 	if err := w.vendor(cfg, userWork); err != nil {
 		return nil, err
 	}
@@ -210,7 +217,9 @@ func (w *Workspace) writeBase(cfg Config) error {
 	if err := writeIfMissing(filepath.Join(shim, "go.sum"), weftSum); err != nil {
 		return err
 	}
-	w.uses = append(w.uses, shim)
+	if !w.weftUsed {
+		w.uses = append(w.uses, shim)
+	}
 	w.file = filepath.Join(w.dir, "base.work")
 	return w.writeWork(w.file, nil)
 }
