@@ -64,7 +64,7 @@ func choose(cfg packages.Config, a testArgs) (*selection, error) {
 	})
 	sel := &selection{instrumented: map[string]bool{}, local: map[string]bool{}, skip: skip, keep: keep}
 	left := map[string]string{}
-	packages.Visit(roots, nil, func(p *packages.Package) {
+	visit(roots, func(p *packages.Package) {
 		path := strings.TrimSuffix(p.PkgPath, "_test")
 		switch {
 		case p.Module == nil || strings.HasSuffix(p.ID, ".test"):
@@ -89,6 +89,30 @@ func choose(cfg packages.Config, a testArgs) (*selection, error) {
 	}
 	sort.Strings(sel.skipped)
 	return sel, nil
+}
+
+// visit calls f on each package of the graph, once, but not on those
+// only weft's own packages import: a test that uses weft directly sees
+// weft's runtime as it is.
+func visit(roots []*packages.Package, f func(*packages.Package)) {
+	seen := map[*packages.Package]bool{}
+	var walk func(p *packages.Package)
+	walk = func(p *packages.Package) {
+		if seen[p] {
+			return
+		}
+		seen[p] = true
+		f(p)
+		if p.Module != nil && p.Module.Path == workspace.WeftModule {
+			return
+		}
+		for _, imp := range p.Imports {
+			walk(imp)
+		}
+	}
+	for _, r := range roots {
+		walk(r)
+	}
 }
 
 // skipsPackage reports whether the options leave a whole package out.
