@@ -61,6 +61,15 @@ func build(workdir, cache string, a testArgs) (*setup, error) {
 		salt:      weftVersion(),
 		sitesSeen: map[string]bool{},
 	}
+	// A dependency that does not load is left as it is, and the packages
+	// that import it see it so.
+	for _, p := range pkgs {
+		path := strings.TrimSuffix(p.PkgPath, "_test")
+		if len(p.Errors) > 0 && sel.instrumented[path] && !sel.local[path] {
+			delete(sel.instrumented, path)
+			s.Packages = append(s.Packages, fmt.Sprintf("%s: it does not load: %v", p.PkgPath, p.Errors[0]))
+		}
+	}
 	for _, p := range pkgs {
 		if err := r.pkg(p, s); err != nil {
 			return nil, err
@@ -157,11 +166,7 @@ func (r *rewrite) pkg(p *packages.Package, s *setup) error {
 		return nil
 	}
 	if len(p.Errors) > 0 {
-		if r.sel.local[path] {
-			return fmt.Errorf("%s: %v", p.PkgPath, p.Errors[0])
-		}
-		s.Packages = append(s.Packages, fmt.Sprintf("%s: it does not load: %v", p.PkgPath, p.Errors[0]))
-		return nil
+		return fmt.Errorf("%s: %v", p.PkgPath, p.Errors[0])
 	}
 	res, err := instrument.Package(p, instrument.Config{Instrumented: func(path string) bool { return r.sel.instrumented[path] }})
 	if err != nil {

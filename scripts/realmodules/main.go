@@ -49,7 +49,7 @@ var modules = []string{
 	"github.com/jackc/puddle/v2@v2.2.3",
 	"github.com/hashicorp/golang-lru/v2@v2.0.7",
 	"github.com/sony/gobreaker/v2@v2.4.0",
-	"github.com/cenkalti/backoff/v4@v4.3.0",
+	"github.com/cenkalti/backoff/v5@v5.0.3",
 }
 
 func main() {
