@@ -55,6 +55,7 @@ func build(workdir, cache string, a testArgs) (*setup, error) {
 	r := &rewrite{
 		cache:     cache,
 		modcache:  modcache,
+		ws:        ws,
 		overlay:   map[string]string{},
 		copies:    map[string]*workspace.Copy{},
 		sel:       sel,
@@ -152,6 +153,7 @@ func loadSyntax(cfg packages.Config, patterns []string, sel *selection) ([]*pack
 // rewrite is the rewrite of the chosen packages under way.
 type rewrite struct {
 	cache, modcache string
+	ws              *workspace.Workspace
 	overlay         map[string]string
 	copies          map[string]*workspace.Copy // by module path
 	sel             *selection
@@ -250,7 +252,7 @@ func (r *rewrite) copyFiles(p *packages.Package, files map[string][]byte) error 
 		if m.Replace != nil && m.Replace.Version != "" {
 			version = m.Replace.Version
 		}
-		c = &workspace.Copy{Path: m.Path, Version: version, Dir: moduleDir(m), Files: map[string][]byte{}, Salt: r.salt}
+		c = &workspace.Copy{Path: m.Path, Version: version, Dir: moduleDir(m), Origin: r.ws.Origin(moduleDir(m)), Files: map[string][]byte{}, Salt: r.salt}
 		r.copies[m.Path] = c
 	}
 	for path, src := range files {

@@ -31,6 +31,9 @@ type Copy struct {
 	// Salt identifies the rewriter (weft's build): a changed rewriter makes
 	// new copies.
 	Salt string
+	// Origin is where the files of Dir come from, if Dir is itself a copy
+	// (of a vendored module): the copy's files name it.
+	Origin string
 }
 
 // Write makes the copy in cache (once: its name is a digest of what it
@@ -69,7 +72,7 @@ func (c Copy) Write(cache string) (string, error) {
 // key digests what the copy holds.
 func (c Copy) key() string {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00", c.Salt, c.Path, c.Version, c.Dir)
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s\x00", c.Salt, c.Path, c.Version, c.Dir, c.Origin)
 	names := make([]string, 0, len(c.Files))
 	for n := range c.Files {
 		names = append(names, n)
@@ -109,11 +112,17 @@ func (c Copy) fill(dir string) error {
 		case rel == "go.mod":
 			hasGoMod = true
 		}
+		origin := path
+		if c.Origin != "" {
+			origin = filepath.Join(c.Origin, rel)
+		}
 		if src, ok := c.Files[path]; ok {
-			return os.WriteFile(dst, Mark(path, src), 0o644)
+			// The rewriter's line directives name the file it read.
+			src = bytes.ReplaceAll(src, []byte("/*line "+path+":"), []byte("/*line "+origin+":"))
+			return os.WriteFile(dst, Mark(origin, src), 0o644)
 		}
 		if marked[path] {
-			return writeMarked(path, dst)
+			return writeMarked(path, origin, dst)
 		}
 		return link(path, dst)
 	})
@@ -127,13 +136,13 @@ func (c Copy) fill(dir string) error {
 	return nil
 }
 
-// writeMarked copies a Go file with a line directive naming its original.
-func writeMarked(src, dst string) error {
+// writeMarked copies a Go file with a line directive naming its origin.
+func writeMarked(src, origin, dst string) error {
 	data, err := os.ReadFile(src)
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(dst, Mark(src, data), 0o644)
+	return os.WriteFile(dst, Mark(origin, data), 0o644)
 }
 
 // Mark returns the source of a copy of the Go file at path (the copy's

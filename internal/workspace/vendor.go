@@ -49,6 +49,7 @@ func (w *Workspace) vendor(cfg Config, userWork string) error {
 		return err
 	}
 	w.Vendor = true
+	w.origins = map[string]string{}
 	for _, m := range mods {
 		dir, err := m.write(cfg.Cache, vdir)
 		if err != nil {
@@ -56,6 +57,7 @@ func (w *Workspace) vendor(cfg Config, userWork string) error {
 		}
 		w.dropReplace(m.path)
 		w.replaces = append(w.replaces, replace{path: m.path, version: m.version, to: dir})
+		w.origins[dir] = filepath.Join(vdir, filepath.FromSlash(m.path))
 	}
 	return nil
 }
@@ -168,9 +170,8 @@ func (m *vendored) write(cache, vdir string) (string, error) {
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return "", err
 		}
-		// Copied, not linked: these are the user's files. Go files say where
-		// they come from, for the compiler's messages and the stacks.
-		if err := copyVendored(f, dst); err != nil {
+		// Copied, not linked: these are the user's files.
+		if err := copyFile(f, dst); err != nil {
 			return "", err
 		}
 	}
@@ -180,17 +181,4 @@ func (m *vendored) write(cache, vdir string) (string, error) {
 		}
 	}
 	return dir, nil
-}
-
-// copyVendored copies a vendored file, a Go file with a line directive
-// naming it.
-func copyVendored(src, dst string) error {
-	if !strings.HasSuffix(src, ".go") {
-		return copyFile(src, dst)
-	}
-	data, err := os.ReadFile(src)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(dst, Mark(src, data), 0o644)
 }

@@ -39,14 +39,15 @@ type Workspace struct {
 	// user's vendor directory (go's -mod=vendor), as copies of its modules.
 	Vendor bool
 
-	dir      string    // the workspace's directory in weft's cache
-	file     string    // the base go.work, without the copies of instrumented modules
-	goLine   string    // its go version
-	uses     []string  // absolute directories
-	replaces []replace // in order
-	godebug  []string  // key=value
-	sums     []byte    // the user's go.work.sum, if any
-	weftUsed bool      // weft's module is one of the user's
+	dir      string            // the workspace's directory in weft's cache
+	file     string            // the base go.work, without the copies of instrumented modules
+	goLine   string            // its go version
+	uses     []string          // absolute directories
+	replaces []replace         // in order
+	godebug  []string          // key=value
+	sums     []byte            // the user's go.work.sum, if any
+	weftUsed bool              // weft's module is one of the user's
+	origins  map[string]string // the vendor/ directory of each vendored module's copy
 }
 
 // replace is a replace directive with absolute directories.
@@ -273,6 +274,10 @@ func (w *Workspace) render(b interface{ Write([]byte) (int, error) }, extra []re
 	}
 	b.Write([]byte(")\n"))
 }
+
+// Origin returns the directory in vendor/ that the module copy in dir was
+// made from, "" if dir is not such a copy.
+func (w *Workspace) Origin(dir string) string { return w.origins[dir] }
 
 // File returns the base go.work: the one to load the packages with.
 func (w *Workspace) File() string { return w.file }
