@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,7 +16,17 @@ var depModule = map[string]string{
 	"dep.go": `// Package dep is a dependency that runs goroutines, channels and locks.
 package dep
 
-import "sync"
+import (
+	"fmt"
+	"runtime"
+	"sync"
+)
+
+// Where returns its own file:line, as the running code sees it.
+func Where() string {
+	_, file, line, _ := runtime.Caller(0)
+	return fmt.Sprintf("%s:%d", file, line)
+}
 
 // Counter is shared by goroutines.
 type Counter struct {
@@ -69,6 +80,8 @@ func appTest(importPath string) string {
 	return `package app
 
 import (
+	"fmt"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -102,6 +115,11 @@ func TestWorkers(t *testing.T) {
 	if sum != 10 {
 		t.Errorf("sum = %d, want 10", sum)
 	}
+}
+
+func TestWhere(t *testing.T) {
+	_, file, line, _ := runtime.Caller(0)
+	fmt.Printf("here: %s:%d, there: %s\n", file, line, dep.Where())
 }
 
 func TestLoopVar(t *testing.T) {
@@ -142,8 +160,16 @@ func checkDependency(t *testing.T, dir, depFile string) {
 	if code == 0 || !strings.Contains(out, "Value = 1, want 2") {
 		t.Fatalf("weft test did not find the lost update inside the dependency:\n%s", out)
 	}
-	if !regexp.MustCompile(`Mutex.Lock +` + regexp.QuoteMeta(filepath.Base(depFile)) + `:1[4-9]\n`).MatchString(out) {
+	if !regexp.MustCompile(`Mutex.Lock +` + regexp.QuoteMeta(filepath.Base(depFile)) + `:2[2-7]\n`).MatchString(out) {
 		t.Errorf("the report does not name the dependency's file %s:\n%s", depFile, out)
+	}
+	// The running code sees the dependency's own file and line, and the
+	// test's.
+	_, out = weftTest(t, dir, "-v", "-run", "TestWhere", "./...")
+	here := lineOf(appTest(""), "runtime.Caller(0)")
+	there := lineOf(depModule["dep.go"], "runtime.Caller(0)")
+	if want := fmt.Sprintf("here: %s:%d, there: %s:%d\n", filepath.Join(dir, "app_test.go"), here, depFile, there); !strings.Contains(out, want) {
+		t.Errorf("the running code does not see the original files and lines (want %q):\n%s", want, out)
 	}
 	unchanged(t, dir, before)
 }
@@ -255,4 +281,10 @@ func TestSetUpVendor(t *testing.T) {
 		t.Fatalf("go test from vendor/: %v\n%s", err, out)
 	}
 	checkDependency(t, app, filepath.Join(app, "vendor", "example.com", "dep", "dep.go"))
+}
+
+// lineOf returns the line of src that holds s.
+func lineOf(src, s string) int {
+	before, _, _ := strings.Cut(src, s)
+	return strings.Count(before, "\n") + 1
 }
