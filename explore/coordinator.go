@@ -396,7 +396,9 @@ func (co *coordinator) lose(c Chunk, err error) int {
 		return died
 	}
 	f := newFinding(c.Plan, c.Start, c.Estimate)
-	f.Crash = err.Error()
+	if !errors.As(err, &f.Crash) {
+		f.Crash = &WorkerError{Doing: "running " + c.String(), Why: err.Error()}
+	}
 	co.ran++
 	co.pending[c.Start] = outcome{c, ChunkResult{Ran: 1, UsedEstimate: usesPCT(c.Plan.Strategy, f.Seed), Failure: f}}
 	co.commit()

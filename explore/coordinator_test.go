@@ -163,7 +163,7 @@ func TestCrashingExecutionIsFound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Finding == nil || s.Finding.Iteration != 321 || s.Finding.Crash != "boom" || s.Executions != 322 {
+	if s.Finding == nil || s.Finding.Iteration != 321 || s.Finding.Crash == nil || s.Finding.Crash.Why != "boom" || s.Executions != 322 {
 		t.Fatalf("finding %+v in %d executions", s.Finding, s.Executions)
 	}
 	if s.Finding.Seed != explore.Seed(2, 321) {

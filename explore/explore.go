@@ -103,7 +103,7 @@ type Finding struct {
 	Steps     int // PCT's estimate of decisions, for this execution
 	// Crash is set when the execution killed its worker process, or hung
 	// it: what the worker printed, its goroutines' stacks included.
-	Crash string
+	Crash *WorkerError
 }
 
 // Summary is the outcome of Run.

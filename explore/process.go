@@ -163,36 +163,53 @@ func (p *process) Run(c Chunk) (ChunkResult, error) {
 	}
 }
 
+// A WorkerError is a worker process that died or hung.
+type WorkerError struct {
+	Pid    int
+	Doing  string // what it was doing: "running execution 12"
+	Why    string // "exit status 2", "nothing from it for 17s"
+	Output string // what it printed: its stacks, for one that hung
+	Hung   bool
+}
+
+func (e *WorkerError) Error() string {
+	what := "died"
+	if e.Hung {
+		what = "hung"
+	}
+	return fmt.Sprintf("worker process %d %s %s (%s); it printed:\n%s", e.Pid, what, e.Doing, e.Why, e.Output)
+}
+
 // hung makes a worker that stopped answering print its stacks, ends it,
 // and returns the error that reports it.
 func (p *process) hung(c Chunk) error {
 	quit(p.cmd.Process)
-	select {
-	case <-p.exited:
-	case <-time.After(5 * time.Second):
-		p.cmd.Process.Kill()
-		<-p.exited
-	}
-	return fmt.Errorf("worker process %d hung running %s: nothing from it for %v; it printed:\n%s",
-		p.cmd.Process.Pid, c, p.hang, p.out.String())
+	p.wait(5 * time.Second)
+	return &WorkerError{Pid: p.cmd.Process.Pid, Doing: "running " + c.String(),
+		Why: fmt.Sprintf("nothing from it for %v", p.hang), Output: p.out.String(), Hung: true}
 }
 
 // failed ends a worker whose pipe broke, and returns the error that reports
 // it with what it printed.
 func (p *process) failed(doing string, err error) error {
-	select {
-	case <-p.exited:
-	case <-time.After(5 * time.Second):
-		p.cmd.Process.Kill()
-		<-p.exited
-	}
+	p.wait(5 * time.Second)
 	why := "exited"
 	if p.err != nil {
 		why = p.err.Error()
 	} else if err != nil && !errors.Is(err, io.EOF) {
 		why = err.Error()
 	}
-	return fmt.Errorf("worker process %d died %s (%s); it printed:\n%s", p.cmd.Process.Pid, doing, why, p.out.String())
+	return &WorkerError{Pid: p.cmd.Process.Pid, Doing: doing, Why: why, Output: p.out.String()}
+}
+
+// wait waits for the process to exit, and kills it after d.
+func (p *process) wait(d time.Duration) {
+	select {
+	case <-p.exited:
+	case <-time.After(d):
+		p.cmd.Process.Kill()
+		<-p.exited
+	}
 }
 
 // Close ends the worker: its requests end, so that it returns from Serve
@@ -201,12 +218,7 @@ func (p *process) failed(doing string, err error) error {
 func (p *process) Close() error {
 	p.closeOnce.Do(func() {
 		p.toW.Close()
-		select {
-		case <-p.exited:
-		case <-time.After(5 * time.Second):
-			p.cmd.Process.Kill()
-			<-p.exited
-		}
+		p.wait(5 * time.Second)
 		p.fromW.Close()
 	})
 	return nil

@@ -98,8 +98,8 @@ func TestExecutionThatKillsItsWorkerIsFound(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := got.Finding
-	if f == nil || f.Iteration != want.Iteration || f.Seed != want.Seed || f.Result != nil ||
-		!strings.Contains(f.Crash, "panic: boom") || !strings.Contains(f.Crash, "goroutine ") {
+	if f == nil || f.Iteration != want.Iteration || f.Seed != want.Seed || f.Result != nil || f.Crash == nil ||
+		!strings.HasPrefix(f.Crash.Output, "panic: boom") || !strings.Contains(f.Crash.Output, "goroutine ") {
 		t.Fatalf("found %+v; want a crash of execution %d", f, want.Iteration)
 	}
 }
