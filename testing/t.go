@@ -104,7 +104,9 @@ func (t *T) FailNow() { t.fail("failed", true) }
 
 // Logf records a message. It is shown in go test's output as testing.T's
 // are, and in the report of a failing execution.
-func (t *T) Logf(format string, args ...any) { t.log(t.site()+": "+fmt.Sprintf(format, args...), false) }
+func (t *T) Logf(format string, args ...any) {
+	t.log(t.site()+": "+fmt.Sprintf(format, args...), false)
+}
 
 // Log is Logf formatted as by fmt.Sprintln.
 func (t *T) Log(args ...any) { t.log(t.site()+": "+sprintln(args...), false) }
