@@ -29,18 +29,20 @@ func report(f *Finding, cfg *config, saved string, saveErr error) string {
 	default:
 		fmt.Fprintf(&b, "weft: found a failing schedule in execution %d (%s)\n", found.Iteration+1, how)
 	}
-	var more []*sched.Failure
-	if f.Final != nil {
-		more = f.Final.More
-	}
-	writeFailure(&b, f.Failure, more)
-	switch {
-	case f.Crash != nil:
+	if c := f.Crash; c != nil {
+		what := "died"
+		if c.Hung {
+			what = "hung"
+		}
+		fmt.Fprintf(&b, "  the worker process %s running it (%s); it printed:\n", what, c.Why)
+		writeIndented(&b, "    ", c.Output)
 		fmt.Fprintf(&b, "  to run it in the test process: %s -explore -explore.seed %#x -explore.iters %d -explore.workers 1\n",
 			runCommand(cfg.command, cfg.name), cfg.seed, found.Iteration+1)
 		writeUnreplayed(&b, f.Unreplayed)
 		return b.String()
-	case f.Nondeterminism != nil:
+	}
+	writeFailure(&b, f.Failure, f.Final.More)
+	if f.Nondeterminism != nil {
 		fmt.Fprintf(&b, "  replayed: %v\n", f.Nondeterminism)
 		writeUnreplayed(&b, f.Unreplayed)
 		return b.String()

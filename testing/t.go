@@ -102,8 +102,7 @@ func (t *T) Fail() { t.fail("failed", false) }
 // FailNow marks the execution failed and ends it, like Fatal.
 func (t *T) FailNow() { t.fail("failed", true) }
 
-// Logf records a message. It is shown in go test's output as testing.T's
-// are, and in the report of a failing execution.
+// Logf records a message, shown in go test's output as testing.T's are.
 func (t *T) Logf(format string, args ...any) {
 	t.log(t.site()+": "+fmt.Sprintf(format, args...), false)
 }
