@@ -192,27 +192,30 @@ func (co *coordinator) check(w Worker, oneProc bool) (end int, ran bool) {
 		return ended, false
 	}
 	r, err := w.Run(Chunk{Plan: co.plan, Start: 0, Count: n, Hashes: true})
-	if err != nil {
-		if errors.Is(err, errUnready) {
-			return unready, false
-		}
-		co.mu.Lock()
-		co.sum.Lost = append(co.sum.Lost, err.Error())
-		co.mu.Unlock()
-		return died, false
-	}
 	co.mu.Lock()
 	defer co.mu.Unlock()
+	switch {
+	case co.done:
+		return ended, false
+	case errors.Is(err, errUnready):
+		co.sum.Lost = append(co.sum.Lost, err.Error())
+		return unready, false
+	case err != nil:
+		co.sum.Lost = append(co.sum.Lost, err.Error())
+		return died, false
+	}
 	for i := range min(len(r.Hashes), n) {
 		if r.Hashes[i] == co.probe[i] {
 			continue
 		}
-		if oneProc && co.oneProc {
-			co.oneProc = false
-			co.sum.Notes = append(co.sum.Notes, fmt.Sprintf("execution %d ran differently in a worker process with GOMAXPROCS=1: worker processes run with the test's GOMAXPROCS", i))
+		if oneProc {
+			if co.oneProc {
+				co.oneProc = false
+				co.sum.Notes = append(co.sum.Notes, fmt.Sprintf("execution %d ran differently in a worker process with GOMAXPROCS=1: worker processes run with the test's GOMAXPROCS", i))
+			}
 			return mismatch, true
 		}
-		if !oneProc && !co.differs {
+		if !co.differs {
 			co.differs = true
 			co.sum.Notes = append(co.sum.Notes, fmt.Sprintf("execution %d ran differently in a worker process than in the test's: the test depends on something weft does not control (package-level state, the environment)", i))
 		}

@@ -69,6 +69,16 @@ func TestGoTest(t *testing.T) {
 		}
 	})
 
+	t.Run("procs", func(t *testing.T) {
+		// Executions that depend on GOMAXPROCS: worker processes run with
+		// the test's.
+		ok, out := goTest(t, dir, "./procs", "-explore", "-explore.iters", "2000", "-explore.workers", "2", "-v", "-cpu", "2")
+		if !ok || !strings.Contains(out, "ran differently in a worker process with GOMAXPROCS=1") ||
+			strings.Contains(out, "than in the test's") || !strings.Contains(out, "no failure in 2000 executions") {
+			t.Fatalf("go test -explore:\n%s", out)
+		}
+	})
+
 	t.Run("logs", func(t *testing.T) {
 		_, out := goTest(t, dir, "./logs", "-json")
 		want := map[string]string{

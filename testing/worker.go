@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -103,10 +104,11 @@ func spawner(t *testing.T, index int, cfg *config) func(bool) (explore.Worker, e
 			return nil, fmt.Errorf("weft: starting a worker process: %w", exeErr)
 		}
 		cmd := exec.Command(exe, args...)
-		cmd.Env = os.Environ()
+		procs := runtime.GOMAXPROCS(0)
 		if oneProc {
-			cmd.Env = append(cmd.Env, "GOMAXPROCS=1")
+			procs = 1
 		}
+		cmd.Env = append(os.Environ(), "GOMAXPROCS="+strconv.Itoa(procs))
 		return explore.StartProcess(cmd, hang)
 	}
 }
