@@ -268,12 +268,13 @@ func (co *coordinator) take(size int, local bool) (Chunk, bool) {
 		if co.done {
 			return Chunk{}, false
 		}
-		// With worker processes, the calling process runs execution 0
-		// (Executed sees it) while they start, and then only if they all
-		// failed to.
+		// With worker processes, the calling process runs the first
+		// executions (Executed sees them, and the workers are checked
+		// against them) while they start, and then only if they all failed
+		// to.
 		turn := co.next > 0
 		if local {
-			turn = co.next == 0 || co.helpers == 0
+			turn = co.next < probeSize || co.helpers == 0
 		}
 		if !co.judging && turn {
 			if c, ok := co.nextChunk(size); ok {

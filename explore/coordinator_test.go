@@ -107,6 +107,13 @@ func TestEveryExecutionRunsWhateverTheWorkers(t *testing.T) {
 	if one.Executions != 2000 {
 		t.Fatalf("1 worker: %d executions", one.Executions)
 	}
+	// Fewer executions than the calling process runs before the workers.
+	for _, n := range []int{1, 5, 9} {
+		s, hs := explored(t, body, explore.Config{Seed: 11, Iterations: n}, 3)
+		if s.Executions != n || len(hs) != n {
+			t.Fatalf("%d executions asked: %d run, %d seen", n, s.Executions, len(hs))
+		}
+	}
 }
 
 func TestRejectedFailureDoesNotEndTheExploration(t *testing.T) {
