@@ -270,8 +270,7 @@ func (co *coordinator) take(size int, local bool) (Chunk, bool) {
 		}
 		// With worker processes, the calling process runs the first
 		// executions (Executed sees them, and the workers are checked
-		// against them) while they start, and then only if they all failed
-		// to.
+		// against them), and then only if they could not start.
 		turn := co.next > 0
 		if local {
 			turn = co.next < probeSize || co.helpers == 0

@@ -29,6 +29,11 @@ type message struct {
 
 const heartbeat = time.Second
 
+// readyTimeout bounds the time a worker process takes to reach Serve: its
+// test's setup, before it calls Check, runs again there. Past it, the
+// calling process runs the executions itself.
+const readyTimeout = 20 * time.Second
+
 // errUnready marks the error of a worker that died before it was ready.
 var errUnready = errors.New("explore: the worker process never reached the exploration")
 
@@ -138,9 +143,15 @@ func StartProcess(cmd *exec.Cmd, hang time.Duration) (Worker, error) {
 
 func (p *process) Run(c Chunk) (ChunkResult, error) {
 	if !p.ready {
-		// The worker's test may take long to reach Serve: no deadline.
+		p.fromW.SetReadDeadline(time.Now().Add(readyTimeout))
 		var m message
 		if err := p.dec.Decode(&m); err != nil || !m.Hello {
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				quit(p.cmd.Process)
+				p.wait(5 * time.Second)
+				return ChunkResult{}, fmt.Errorf("%w: %w", errUnready, &WorkerError{Pid: p.cmd.Process.Pid, Doing: "before it was ready", Hung: true,
+					Why: fmt.Sprintf("it did not reach the exploration in %v", readyTimeout), Output: p.out.String()})
+			}
 			return ChunkResult{}, fmt.Errorf("%w: %w", errUnready, p.failed("before it was ready", err))
 		}
 		p.ready = true
