@@ -142,8 +142,11 @@ func (co *coordinator) spawned() {
 	}()
 	for deaths := 0; deaths < 3; {
 		co.mu.Lock()
-		oneProc := co.oneProc
+		oneProc, done := co.oneProc, co.done
 		co.mu.Unlock()
+		if done {
+			return
+		}
 		w, err := co.cfg.Spawn(oneProc)
 		co.mu.Lock()
 		if err != nil {
@@ -157,6 +160,7 @@ func (co *coordinator) spawned() {
 		if end == 0 {
 			end, ran = co.work(w, false)
 		}
+		w.Close()
 		switch {
 		case end == ended || end == unready:
 			return
@@ -165,7 +169,6 @@ func (co *coordinator) spawned() {
 		case end == died:
 			deaths++
 		}
-		w.Close()
 	}
 }
 
