@@ -97,6 +97,9 @@ func (im importer) ImportFrom(path, _ string, _ types.ImportMode) (*types.Packag
 	if dep == nil {
 		return nil, fmt.Errorf("instrument: %s: no package %s in the loaded graph", im.p.ID, path)
 	}
+	if c := im.g.byID[dep.ID]; c != nil {
+		dep = c
+	}
 	if o := im.g.out[dep.ID]; o != nil && im.g.affected[dep.ID] && o.types != nil {
 		return o.types, nil
 	}
@@ -225,8 +228,8 @@ func (g *graph) blameImports(p *packages.Package, o *outcome) bool {
 						if !carries(o.Type(), map[types.Type]bool{}) {
 							continue
 						}
-						if s, ok := g.originalSpan(o.Pos(), len(o.Name())); ok {
-							if g.dec.addRaw(s, fmt.Sprintf("%s, which weft does not rewrite, uses it as it is", p.PkgPath)) {
+						if k, ok := objKeyOf(g.fset, o); ok {
+							if g.dec.addRawObj(k, fmt.Sprintf("%s, which weft does not rewrite, uses it as it is", p.PkgPath)) {
 								added = true
 							}
 						}

@@ -2,6 +2,7 @@ package instrument
 
 import (
 	"go/token"
+	"go/types"
 )
 
 // A span is a range of the original source: it names a node in every
@@ -17,7 +18,8 @@ type span struct {
 // two variants is rewritten alike in both, since both read the same
 // decisions. Decisions only grow, which bounds the passes.
 type decisions struct {
-	raw   map[span]string   // values that keep the standard library's types, and why
+	raw   map[span]string   // expressions whose values keep the standard library's types, and why
+	obj   map[objKey]string // variables, fields, parameters, types that do
 	skip  map[span]string   // sites not rewritten, and why
 	whole map[string]string // files left as they are, and why
 	// version counts the decisions about each file, so that a package
@@ -28,6 +30,7 @@ type decisions struct {
 func newDecisions() *decisions {
 	return &decisions{
 		raw:     map[span]string{},
+		obj:     map[objKey]string{},
 		skip:    map[span]string{},
 		whole:   map[string]string{},
 		version: map[string]int{},
@@ -43,6 +46,42 @@ func (d *decisions) addRaw(s span, why string) bool {
 	d.raw[s] = why
 	d.version[s.file]++
 	return true
+}
+
+// An objKey names an object (a variable, a field, a parameter, a type)
+// across loads: by its file, line and name, which export data keeps too.
+type objKey struct {
+	file string
+	line int
+	name string
+}
+
+// addRawObj records that the values of the object k keep Go's types; it
+// reports whether that is new.
+func (d *decisions) addRawObj(k objKey, why string) bool {
+	if _, ok := d.obj[k]; ok || d.whole[k.file] != "" {
+		return false
+	}
+	d.obj[k] = why
+	d.version[k.file]++
+	return true
+}
+
+// rawObjWhy returns why the values of object k keep Go's types, or "".
+func (d *decisions) rawObjWhy(k objKey) string {
+	if w := d.whole[k.file]; w != "" {
+		return "its file is left as it is (" + w + ")"
+	}
+	return d.obj[k]
+}
+
+// objKeyOf returns the key of an object.
+func objKeyOf(fset *token.FileSet, obj types.Object) (objKey, bool) {
+	if !obj.Pos().IsValid() || fset.File(obj.Pos()) == nil {
+		return objKey{}, false
+	}
+	p := fset.Position(obj.Pos())
+	return objKey{p.Filename, p.Line, obj.Name()}, true
 }
 
 // addSkip records that the site at s is not rewritten.

@@ -63,6 +63,12 @@ var importPaths = map[string]string{
 // import a rewritten package are parsed by Rewrite, to be checked against
 // it. (With packages.NeedDeps added, every package is loaded from source:
 // the same result, seconds slower.)
+//
+// The packages may come from several loads: the first with the tested
+// packages (Tests set) and RuntimePackages, whose types are the ones that
+// count, then others with the syntax of more packages to rewrite (their
+// dependencies, without tests). Every load must use the same
+// packages.Config.Fset.
 const LoadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
 	packages.NeedImports | packages.NeedSyntax | packages.NeedTypes |
 	packages.NeedTypesInfo | packages.NeedTypesSizes | packages.NeedModule
@@ -76,6 +82,10 @@ type Config struct {
 	// patterns, without NeedDeps) and weft's runtime (RuntimePackages and
 	// what they import) never are, whatever Instrument says.
 	Instrument func(path string) bool
+	// LeaveFile, if set, returns why a file of an instrumented package is
+	// left as it is ("" to rewrite it): the rest of its package is
+	// rewritten around it, and its values keep Go's types.
+	LeaveFile func(path string) string
 }
 
 // A Skip is a site left alone, with the reason.

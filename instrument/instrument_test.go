@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"go/token"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -80,6 +81,15 @@ func instrumented(name string) func(string) bool {
 // weft's runtime, and rewrites them.
 func rewrite(t *testing.T, name, dir string) *instrument.Result {
 	t.Helper()
+	res, err := instrument.Rewrite(load(t, dir), instrument.Config{Instrument: instrumented(name)})
+	must(t, err)
+	return res
+}
+
+// load loads the scratch module's packages with their tests, and weft's
+// runtime.
+func load(t *testing.T, dir string) []*packages.Package {
+	t.Helper()
 	cfg := &packages.Config{
 		Mode:  instrument.LoadMode,
 		Dir:   dir,
@@ -88,9 +98,7 @@ func rewrite(t *testing.T, name, dir string) *instrument.Result {
 	}
 	pkgs, err := packages.Load(cfg, append([]string{"./..."}, instrument.RuntimePackages...)...)
 	must(t, err)
-	res, err := instrument.Rewrite(pkgs, instrument.Config{Instrument: instrumented(name)})
-	must(t, err)
-	return res
+	return pkgs
 }
 
 // TestGolden rewrites each package of testdata and compares the result
@@ -237,4 +245,64 @@ func goTest(t *testing.T, dir string, res *instrument.Result, args ...string) (s
 	cmd.Env = append(os.Environ(), "GOFLAGS=")
 	b, err := cmd.CombinedOutput()
 	return string(b), err
+}
+
+// TestLoads rewrites a module loaded in two calls, as weft test does (the
+// tested package with its tests and weft's runtime, then the other
+// package to instrument without tests, which the first load read from
+// export data), and in one: the rewrites are the same.
+func TestLoads(t *testing.T) {
+	dir := scratch(t, "helpers")
+	one := rewrite(t, "helpers", dir)
+	fset := token.NewFileSet()
+	cfg := &packages.Config{Mode: instrument.LoadMode, Dir: dir, Env: append(os.Environ(), "GOFLAGS="), Fset: fset, Tests: true}
+	first, err := packages.Load(cfg, append([]string{"."}, instrument.RuntimePackages...)...)
+	must(t, err)
+	cfg.Tests = false
+	second, err := packages.Load(cfg, "./instrhelp")
+	must(t, err)
+	two, err := instrument.Rewrite(append(first, second...), instrument.Config{Instrument: instrumented("helpers")})
+	must(t, err)
+	if len(two.Files) != len(one.Files) {
+		t.Fatalf("%d files rewritten from two loads, %d from one", len(two.Files), len(one.Files))
+	}
+	for path, src := range one.Files {
+		if !bytes.Equal(two.Files[path], src) {
+			t.Errorf("%s: rewritten differently from two loads:\n%s", path, two.Files[path])
+		}
+	}
+	// Loads with different file sets cannot be mixed.
+	cfg.Fset = nil
+	third, err := packages.Load(cfg, "./instrhelp")
+	must(t, err)
+	if _, err := instrument.Rewrite(append(first, third...), instrument.Config{Instrument: instrumented("helpers")}); err == nil {
+		t.Error("no error for loads with different file sets")
+	}
+}
+
+// TestLeaveFile leaves a file out: the rest of its package is rewritten
+// around it, and still type-checks.
+func TestLeaveFile(t *testing.T) {
+	dir := scratch(t, "named")
+	res, err := instrument.Rewrite(load(t, dir), instrument.Config{
+		Instrument: instrumented("named"),
+		LeaveFile: func(path string) string {
+			if filepath.Base(path) == "named_test.go" {
+				return "left out"
+			}
+			return ""
+		},
+	})
+	must(t, err)
+	if _, ok := res.Files[filepath.Join(dir, "named_test.go")]; ok {
+		t.Error("the file left out was rewritten")
+	}
+	if _, ok := res.Files[filepath.Join(dir, "named.go")]; !ok {
+		t.Error("the other file was not rewritten")
+	}
+	for _, p := range res.Packages {
+		if p.Whole != "" {
+			t.Errorf("%s left whole: %s", p.ID, p.Whole)
+		}
+	}
 }

@@ -105,34 +105,53 @@ func (g *graph) source(path string) ([]byte, error) {
 // with it, decide alike.
 func (pr *pkgRewriter) export() {
 	type entry struct {
-		s   span
+		key string
+		x   any
 		why string
 	}
 	var list []entry
 	for x := range pr.flow.added {
 		why := pr.flow.rawWhy(x)
-		if why == "" {
+		if why == "" || !pr.inInstrumented(x) {
 			continue
 		}
-		s, ok := pr.spanOfNode(x)
-		if !ok || !pr.inInstrumented(x) {
-			continue
+		key := ""
+		switch x := x.(type) {
+		case types.Object:
+			k, ok := objKeyOf(pr.fset, x)
+			if !ok {
+				continue
+			}
+			key = fmt.Sprintf("%s\x00%09d\x00%s", k.file, k.line, k.name)
+		case ast.Node:
+			s, ok := spanOf(pr.fset, x.Pos(), x.End())
+			if !ok {
+				continue
+			}
+			key = fmt.Sprintf("%s\x00%09d\x00%09d", s.file, s.start, s.end)
 		}
-		list = append(list, entry{s, why})
+		list = append(list, entry{key, x, why})
 	}
-	sort.Slice(list, func(i, j int) bool {
-		a, b := list[i].s, list[j].s
-		if a.file != b.file {
-			return a.file < b.file
-		}
-		if a.start != b.start {
-			return a.start < b.start
-		}
-		return a.end < b.end
-	})
+	sort.Slice(list, func(i, j int) bool { return list[i].key < list[j].key })
 	for _, e := range list {
-		pr.g.dec.addRaw(e.s, e.why)
+		pr.record(e.x, e.why)
 	}
+}
+
+// record records that flow node x keeps Go's types; it returns the file
+// of the decision if it is new, "" otherwise.
+func (pr *pkgRewriter) record(x any, why string) string {
+	switch x := x.(type) {
+	case types.Object:
+		if k, ok := objKeyOf(pr.fset, x); ok && pr.g.dec.addRawObj(k, why) {
+			return k.file
+		}
+	case ast.Node:
+		if s, ok := spanOf(pr.fset, x.Pos(), x.End()); ok && pr.g.dec.addRaw(s, why) {
+			return s.file
+		}
+	}
+	return ""
 }
 
 // inInstrumented reports whether flow node x belongs to a package weft
@@ -142,17 +161,6 @@ func (pr *pkgRewriter) inInstrumented(x any) bool {
 		return obj.Pkg() != nil && pr.instrumentedPkg(obj.Pkg())
 	}
 	return true
-}
-
-// spanOfNode returns the span of a flow node.
-func (pr *pkgRewriter) spanOfNode(x any) (span, bool) {
-	switch x := x.(type) {
-	case types.Object:
-		return spanOf(pr.fset, x.Pos(), x.Pos()+token.Pos(len(x.Name())))
-	case ast.Node:
-		return spanOf(pr.fset, x.Pos(), x.End())
-	}
-	return span{}, false
 }
 
 // seedOf returns why flow node x keeps Go's types from the start: a
@@ -170,11 +178,17 @@ func (pr *pkgRewriter) seedOf(x any) string {
 			return fmt.Sprintf("it is shared with %s, which weft does not instrument", obj.Pkg().Path())
 		}
 	}
-	s, ok := pr.spanOfNode(x)
-	if !ok {
-		return ""
+	switch x := x.(type) {
+	case types.Object:
+		if k, ok := objKeyOf(pr.fset, x); ok {
+			return pr.g.dec.rawObjWhy(k)
+		}
+	case ast.Node:
+		if s, ok := spanOf(pr.fset, x.Pos(), x.End()); ok {
+			return pr.g.dec.rawWhy(s)
+		}
 	}
-	return pr.g.dec.rawWhy(s)
+	return ""
 }
 
 // instrumentedPkg reports whether the declarations of pkg are rewritten.
@@ -248,18 +262,11 @@ func (pr *pkgRewriter) leaveAlone(n ast.Node, msg string) []string {
 // makeRaw records that flow node x keeps Go's types, and returns the file
 // of the decision, or "" if it was taken already.
 func (pr *pkgRewriter) makeRaw(x any, why, msg string) string {
-	if pr.flow.rawWhy(x) != "" {
-		return ""
-	}
-	s, ok := pr.spanOfNode(x)
-	if !ok || !pr.inInstrumented(x) {
+	if pr.flow.rawWhy(x) != "" || !pr.inInstrumented(x) {
 		return ""
 	}
 	p := pr.fset.Position(posOfNode(x))
-	if !pr.g.dec.addRaw(s, fmt.Sprintf("%s (at %s:%d: %s)", why, filepath.Base(p.Filename), p.Line, msg)) {
-		return ""
-	}
-	return s.file
+	return pr.record(x, fmt.Sprintf("%s (at %s:%d: %s)", why, filepath.Base(p.Filename), p.Line, msg))
 }
 
 func posOfNode(x any) token.Pos {

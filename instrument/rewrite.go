@@ -7,6 +7,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 
@@ -65,8 +66,9 @@ const (
 type graph struct {
 	cfg      Config
 	fset     *token.FileSet
-	byID     map[string]*packages.Package
-	order    []*packages.Package // the packages rewritten or checked, dependencies first
+	byID     map[string]*packages.Package // the first loaded, whose types count
+	src      map[string]*packages.Package // one loaded with syntax and type information, by ID
+	order    []*packages.Package          // the packages rewritten or checked, dependencies first
 	runtime  map[string]*packages.Package
 	excluded map[string]bool // import paths never instrumented: weft's runtime and what it imports
 	instr    map[string]bool // by ID
@@ -97,6 +99,7 @@ func newGraph(roots []*packages.Package, cfg Config) (*graph, error) {
 	g := &graph{
 		cfg:      cfg,
 		byID:     map[string]*packages.Package{},
+		src:      map[string]*packages.Package{},
 		runtime:  map[string]*packages.Package{},
 		excluded: map[string]bool{},
 		instr:    map[string]bool{},
@@ -109,21 +112,50 @@ func newGraph(roots []*packages.Package, cfg Config) (*graph, error) {
 		rewritten: map[*token.File]*fileResult{},
 	}
 	var all []*packages.Package
+	var fsetErr error
 	packages.Visit(roots, nil, func(p *packages.Package) {
+		if g.fset == nil {
+			g.fset = p.Fset
+		} else if p.Fset != nil && p.Fset != g.fset && fsetErr == nil {
+			fsetErr = fmt.Errorf("instrument: %s was loaded with another token.FileSet: pass the same packages.Config.Fset to every load", p.ID)
+		}
+		if g.src[p.ID] == nil && hasSyntax(p) {
+			g.src[p.ID] = p
+		}
+		if g.byID[p.ID] != nil {
+			return // loaded twice: the first is the one whose types count
+		}
 		g.byID[p.ID] = p
 		all = append(all, p)
-		if g.fset == nil && p.Fset != nil {
-			g.fset = p.Fset
-		}
 		for _, rp := range RuntimePackages {
 			if p.PkgPath == rp && !strings.Contains(p.ID, " [") {
 				g.runtime[rp] = p
 			}
 		}
 	})
+	if fsetErr != nil {
+		return nil, fsetErr
+	}
 	for _, rp := range RuntimePackages {
 		if g.runtime[rp] == nil || g.runtime[rp].Types == nil {
 			return nil, fmt.Errorf("instrument: %s is not in the loaded graph: load instrument.RuntimePackages along with the packages to rewrite", rp)
+		}
+		for _, q := range g.runtime[rp].Imports {
+			if c := g.byID[q.ID]; c != nil && c.Types != q.Types {
+				return nil, fmt.Errorf("instrument: %s and %s come from different loads: load instrument.RuntimePackages in the first load, with the packages to test", rp, q.ID)
+			}
+		}
+	}
+	// A test variant of a package (p [q.test]) loaded without syntax has
+	// the files of the package itself.
+	for _, p := range all {
+		if g.src[p.ID] != nil {
+			continue
+		}
+		if base, _, ok := strings.Cut(p.ID, " ["); ok {
+			if b := g.src[base]; b != nil && slices.Equal(b.CompiledGoFiles, p.CompiledGoFiles) {
+				g.src[p.ID] = b
+			}
 		}
 	}
 	var exclude func(p *packages.Package)
@@ -141,6 +173,13 @@ func newGraph(roots []*packages.Package, cfg Config) (*graph, error) {
 	}
 	for _, p := range all {
 		g.instr[p.ID] = g.instrumentable(p)
+		if g.instr[p.ID] && cfg.LeaveFile != nil {
+			for _, f := range p.CompiledGoFiles {
+				if why := cfg.LeaveFile(f); why != "" {
+					g.dec.addWhole(f, why)
+				}
+			}
+		}
 	}
 	var visit func(p *packages.Package) bool
 	done := map[string]bool{}
@@ -170,9 +209,14 @@ func newGraph(roots []*packages.Package, cfg Config) (*graph, error) {
 
 // instrumentable reports whether p is rewritten.
 func (g *graph) instrumentable(p *packages.Package) bool {
-	if p.Module == nil || isTestMain(p) || len(p.Errors) > 0 || p.TypesInfo == nil || len(p.Syntax) != len(p.CompiledGoFiles) {
+	if p.Module == nil || isTestMain(p) || len(p.Errors) > 0 {
 		return false
 	}
+	src := g.src[p.ID]
+	if src == nil || len(src.Errors) > 0 {
+		return false
+	}
+	p = src
 	if g.excluded[p.PkgPath] || p.PkgPath == "github.com/weftdev/weft" || strings.HasPrefix(p.PkgPath, "github.com/weftdev/weft/") {
 		return false
 	}
@@ -315,7 +359,7 @@ func (g *graph) attempt(p *packages.Package) (*outcome, *pkgResult, error) {
 	}
 	var res *pkgResult
 	if g.instr[p.ID] {
-		pr := newPkgRewriter(g, p)
+		pr := newPkgRewriter(g, g.src[p.ID])
 		var err error
 		res, err = pr.rewrite()
 		if err != nil {
@@ -433,11 +477,17 @@ func firstLine(s string) string {
 	return s
 }
 
+// hasSyntax reports whether p was loaded with syntax and type
+// information.
+func hasSyntax(p *packages.Package) bool {
+	return p.TypesInfo != nil && len(p.Syntax) == len(p.CompiledGoFiles)
+}
+
 // syntax returns the syntax trees of p's files: loaded, or parsed here for
 // a package loaded from export data.
 func (g *graph) syntax(p *packages.Package) []*ast.File {
-	if len(p.Syntax) == len(p.CompiledGoFiles) {
-		return p.Syntax
+	if src := g.src[p.ID]; src != nil {
+		return src.Syntax
 	}
 	if files, ok := g.parsed[p.ID]; ok {
 		return files
@@ -455,19 +505,4 @@ func (g *graph) syntax(p *packages.Package) []*ast.File {
 	}
 	g.parsed[p.ID] = files
 	return files
-}
-
-// originalSpan returns the span of the original source a position comes
-// from, in a file as loaded or as rewritten.
-func (g *graph) originalSpan(pos token.Pos, n int) (span, bool) {
-	tf := g.fset.File(pos)
-	if tf == nil {
-		return span{}, false
-	}
-	fr, ok := g.rewritten[tf]
-	if !ok {
-		return spanOf(g.fset, pos, pos+token.Pos(n))
-	}
-	s, _, ok := origin(fr.pieces, tf.Offset(pos))
-	return span{tf.Name(), s, s + n}, ok
 }
