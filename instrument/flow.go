@@ -1,7 +1,6 @@
 package instrument
 
 import (
-	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -845,10 +844,4 @@ func coreType(t types.Type) types.Type {
 		}
 	}
 	return core
-}
-
-// reasons.
-
-func notInstrumented(p *types.Package) string {
-	return fmt.Sprintf("the value comes from %s, which weft does not instrument (add it with -instrument)", p.Path())
 }

@@ -97,12 +97,6 @@ type Skip struct {
 
 func (s Skip) String() string { return fmt.Sprintf("%s: %s: %s", s.Pos, s.What, s.Why) }
 
-// A File is a rewritten source file.
-type File struct {
-	Path   string // the original file
-	Source []byte // its rewritten text, line for line
-}
-
 // Result is the outcome of a rewrite.
 type Result struct {
 	// Files are the rewritten files, by original path, for an overlay:
