@@ -24,13 +24,23 @@ import (
 // checked too, as it is: when it does not build against its rewritten
 // imports, the values it shares with them keep Go's types there.
 //
-// roots are packages loaded with packages.Load in mode LoadMode (with
-// Tests for test files), in one call that also loads RuntimePackages, so
-// that weft's runtime shares the standard library's types with the code
-// being rewritten. Every package reachable from roots is considered.
+// roots are packages loaded with packages.Load in mode LoadMode (see
+// there for several loads): the first load, with Tests for the test
+// files, also loads RuntimePackages, so that weft's runtime shares the
+// standard library's types with the code being rewritten. Every package
+// reachable from roots is considered; those cfg.Instrument names are
+// rewritten if they were loaded with syntax. weft test calls it so:
+//
+//	cfg := packages.Config{Mode: instrument.LoadMode, Fset: token.NewFileSet(), Tests: true}
+//	pkgs, _ := packages.Load(&cfg, append(patterns, instrument.RuntimePackages...)...)
+//	cfg.Tests = false
+//	deps, _ := packages.Load(&cfg, otherPackagesToInstrument...)
+//	res, _ := instrument.Rewrite(append(pkgs, deps...), instrument.Config{Instrument: chosen})
+//	// res.Files: the overlay; res.Skips: what -v lists; res.Packages: what was left whole
 //
 // Rewrite returns an error only for what it cannot handle at all: a graph
-// without weft's runtime, a package loaded without syntax.
+// without weft's runtime, loads with different file sets, a package that
+// does not build even as it is against the packages it imports.
 func Rewrite(roots []*packages.Package, cfg Config) (*Result, error) {
 	g, err := newGraph(roots, cfg)
 	if err != nil {
