@@ -15,7 +15,6 @@ func TestWeftTestKeepsGoTestOutput(t *testing.T) {
 		t.Skip("runs go test")
 	}
 	dir := plainModule(t)
-	t.Setenv("GOFLAGS", "-mod=mod")
 	var out strings.Builder
 	if _, err := runTest(dir, []string{"-count=1", "-json", "./logf", "./subtests"}, &out, &out); err != nil {
 		t.Fatal(err)
@@ -73,7 +72,6 @@ func TestWeftTestExploresInWorkerProcesses(t *testing.T) {
 		t.Skip("runs go test")
 	}
 	dir := plainModule(t)
-	t.Setenv("GOFLAGS", "-mod=mod")
 	var out strings.Builder
 	code, err := runTest(dir, []string{"-count=1", "-v", "./global", "-explore", "-explore.iters", "3000", "-explore.workers", "2"}, &out, &out)
 	if err != nil {
