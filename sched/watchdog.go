@@ -74,8 +74,8 @@ func (c *Controller) watch() *Result {
 		msg := fmt.Sprintf("goroutine %s blocked outside weft's control (in %s) for %v: use weft's primitives (package sim) for everything that waits",
 			g.id, s.waitingIn(), c.opts.BlockTimeout)
 		if running {
-			msg = fmt.Sprintf("goroutine %s ran for %v without reaching a weft operation (in %s): a loop that waits on something weft does not control, or a computation longer than the block timeout",
-				g.id, c.opts.BlockTimeout+HangSlack, s.waitingIn())
+			msg = fmt.Sprintf("goroutine %s ran for %v without an event of the execution (at %s): a loop that waits on something weft does not control, or a computation longer than the block timeout",
+				g.id, c.opts.BlockTimeout+HangSlack, orDash(site))
 		}
 		r.Failure = &Failure{Kind: Blocked, Goroutine: g.id, Site: site, Stack: stack, Message: msg}
 		return r

@@ -189,13 +189,15 @@ func (t *T) end(g *sched.G) {
 	g.Abort()
 }
 
-// skip records why the test or subtest is skipped, and ends it: a
-// subtest from its own goroutine (or outside control), the execution
-// otherwise.
-func (t *T) skip(msg string) {
-	line := t.site() + ": " + msg
+// skip records why a subtest is skipped (line, "" for no reason), and
+// ends it: from its own goroutine (or outside control), the subtest;
+// otherwise, or at the top, the execution. The test itself is skipped by
+// its own testing.T.
+func (t *T) skip(line string) {
 	t.x.mu.Lock()
-	t.out.items = append(t.out.items, item{line: line})
+	if t.parent != nil && line != "" {
+		t.out.items = append(t.out.items, item{line: line})
+	}
 	t.out.skipped = true
 	t.x.mu.Unlock()
 	if g := sched.Current(); g != nil {
