@@ -34,7 +34,7 @@ func (c *Controller) watch() *Result {
 	timer := time.NewTimer(interval)
 	defer timer.Stop()
 	last := c.progress.Load()
-	blockedSince, stillSince := time.Time{}, time.Now()
+	var blockedSince, stillSince time.Time
 	for {
 		select {
 		case <-c.done:
@@ -43,8 +43,11 @@ func (c *Controller) watch() *Result {
 		}
 		timer.Reset(interval)
 		if p := c.progress.Load(); p != last {
-			last, blockedSince, stillSince = p, time.Time{}, time.Now()
+			last, blockedSince, stillSince = p, time.Time{}, time.Time{}
 			continue
+		}
+		if stillSince.IsZero() {
+			stillSince = time.Now().Add(-interval) // no progress since the last tick at least
 		}
 		g := c.cur.Load()
 		s, ok := c.stackOf(goroutineStacks(c.label), g)
