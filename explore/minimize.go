@@ -130,11 +130,16 @@ type recorder struct {
 func (r *recorder) Next(d *sched.Decision) *sched.G {
 	next := r.Strategy.Next(d)
 	if r.used() {
-		for _, g := range d.Enabled {
+		cur := d.Current
+		for _, g := range d.Enabled() {
 			if g != next {
-				r.points = append(r.points, sched.Choice{Kind: sched.RunChoice, G: d.Current.ID(), N: d.Current.Events(),
-					Next: g.ID(), Preempt: d.CanContinue()})
+				r.points = append(r.points, sched.Choice{Kind: sched.RunChoice, G: cur.ID(), N: cur.Events(), K: d.Sub,
+					Next: g.ID(), Preempt: d.CanContinue() && g != cur})
 			}
+		}
+		if d.Timer && next != sched.Clock {
+			r.points = append(r.points, sched.Choice{Kind: sched.RunChoice, G: cur.ID(), N: cur.Events(), K: d.Sub,
+				Next: sched.Clock.ID(), Preempt: d.CanContinue() && d.TimerIn > 0})
 		}
 	}
 	if next != d.Default {

@@ -24,12 +24,12 @@ func (swap) Spawned(*sched.G)                  {}
 func (swap) Choose(*sched.G, int) int          { return 0 }
 func (s swap) Next(d *sched.Decision) *sched.G { return other(d) }
 func other(d *sched.Decision) *sched.G {
-	for _, g := range d.Enabled {
-		if g != d.Current {
+	for i := range d.Len() {
+		if g := d.At(i); g != d.Current {
 			return g
 		}
 	}
-	return d.Enabled[0]
+	return d.At(0)
 }
 
 // swap switches at every decision.

@@ -73,6 +73,20 @@ type selection struct {
 	// or receive that waits on an unbuffered channel), so the partner that
 	// completes it does not report it on its behalf.
 	arrived bool
+
+	// Under control, a select's goroutine and the objects of its
+	// channels: completing it changes whether its waiters on every one
+	// of them can pair, which the controller must hear of (G.Touch).
+	owner *sched.G
+	objs  []uint32
+}
+
+// finish completes the selection with its case idx.
+func (sel *selection) finish(idx int) {
+	sel.done, sel.idx = true, idx
+	for _, obj := range sel.objs {
+		sel.owner.Touch(obj)
+	}
 }
 
 // A waiter is one case of a selection queued on an unbuffered channel.
@@ -136,7 +150,7 @@ func (s *chanState[T]) send(v T, sel *selection) {
 	}
 	r := partner(s.recvq, sel)
 	r.val, r.ok = v, true
-	r.sel.done, r.sel.idx = true, r.idx
+	r.sel.finish(r.idx)
 }
 
 // recv performs a receive that canRecv allowed.
@@ -153,7 +167,7 @@ func (s *chanState[T]) recv(sel *selection) (T, bool) {
 		return zero, false
 	}
 	w := partner(s.sendq, sel)
-	w.sel.done, w.sel.idx = true, w.idx
+	w.sel.finish(w.idx)
 	return w.val, true
 }
 

@@ -46,7 +46,8 @@ type controlledCase interface {
 	unqueue()
 	ready(sel *selection) bool
 	commit(sel *selection)
-	completed() // a partner completed this case while the select waited
+	completed()     // a partner completed this case while the select waited
+	object() uint32 // the channel's object
 }
 
 // OnSend is a Select case that sends v on c, then calls f (if not nil).
@@ -176,11 +177,14 @@ func callFunc(c Case) {
 	}
 }
 
-// selectReady is the Waiter of a select without default.
+// selectReady is the Waiter of a select without default. It depends on
+// every channel of the select (sched.MultiWaiter).
 type selectReady struct {
 	sel   *selection
 	cases []controlledCase
 }
+
+func (w *selectReady) Objects() []uint32 { return w.sel.objs }
 
 func (w *selectReady) Ready() bool {
 	if w.sel.done {
@@ -219,12 +223,17 @@ func selectControlled(g *sched.G, cases []Case, def int) int {
 	ready := readyCases(ctl, sel, nil)
 	if len(ready) == 0 {
 		if def >= 0 {
+			// Nothing was ready: the select polled. A loop of such
+			// selects counts as waiting (see sched.G.Polled).
+			g.Polled()
 			callFunc(cases[def])
 			return def
 		}
+		sel.owner = g
 		for i, c := range ctl {
 			if c != nil {
 				c.queue(sel, i)
+				sel.objs = append(sel.objs, c.object())
 			}
 		}
 		g.Park(opSelect, 0, &selectReady{sel: sel, cases: ctl})
@@ -359,7 +368,11 @@ func (x *chanCase[T]) ready(sel *selection) bool {
 	return x.s.canRecv(sel)
 }
 
+func (x *chanCase[T]) object() uint32 { return x.s.id }
+
 func (x *chanCase[T]) commit(sel *selection) {
+	// The select's event names no channel: say which one changed.
+	x.g.Touch(x.s.id)
 	if x.c.dir == caseSend {
 		x.s.send(x.v, sel)
 		callFunc(x.c)
