@@ -177,15 +177,13 @@ type Controller struct {
 	watchers [][]watch // by object: the goroutines whose Waiter depends on it
 	unowned  []watch   // Waiters that name no object: asked at every decision
 	dirty    []uint32  // objects changed since the last decision
+	woken    []*G      // goroutines woken by name since the last decision
 	stale    []*G      // pollers that wait for a change
 	changes  uint64    // changes of the execution's state so far
 	rounds   int       // stall rounds of the pollers without a change
 	waited   time.Duration
 
-	// Fairness (decide.go).
-	fair     []fairEntry // candidates in the order they became so
-	fairHead int
-	dueSince int // the step at which the earliest timer was first seen due; 0 if not due
+	dueSince int // the step at which the earliest timer was first seen due, 0 if none is (fairness)
 
 	// The clock (clock.go).
 	epoch  time.Time
@@ -529,10 +527,23 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, poll pollKind) {
 	g.wait = nil
 }
 
-// run takes next, about to run, out of the candidates: its wait is over.
+// run records that next is about to run: its wait is over (the
+// registrations of its Waiter are void), and it has not waited since (for
+// the goroutine that continues, starving brings that up to date when it
+// matters). It stays a candidate until its next event says otherwise.
 func (c *Controller) run(next *G) {
-	c.setCand(next, false)
 	next.wgen++
+	if next != c.cur.Load() {
+		c.served(next)
+	}
+}
+
+// served records that candidate g runs now: it has not waited since.
+func (c *Controller) served(g *G) {
+	g.since = c.steps
+	if g.fresh {
+		c.cands.update(g)
+	}
 }
 
 // handoff passes the baton to next, which is parked on its wake channel:

@@ -89,8 +89,8 @@ func (g *G) SetPriority(p int64) {
 		return
 	}
 	g.prio = p
-	if g.cand {
-		g.c.cands.fix(g.c.cands.size + g.idx)
+	if g.fresh {
+		g.c.cands.update(g)
 	}
 }
 
@@ -108,35 +108,20 @@ func (g *G) Priority() int64 { return g.prio }
 // no rule of their own.
 const FairBound = 4096
 
-type fairEntry struct {
-	g     *G
-	since int
-}
-
-// starving returns the goroutine that has been enabled the longest if it
-// has been for more than FairBound events, or Clock if a timer has been
-// due that long; nil otherwise.
+// starving returns the candidate that has waited the longest to run (since
+// it last ran or became a candidate) if it has waited more than FairBound
+// events, or Clock if a timer has been due that long; nil otherwise.
 func (c *Controller) starving() *G {
-	for c.fairHead < len(c.fair) {
-		e := c.fair[c.fairHead]
-		if e.g.fresh && e.g.since == e.since {
-			break
-		}
-		c.fair[c.fairHead] = fairEntry{}
-		c.fairHead++
-	}
-	if c.fairHead > 1024 && c.fairHead*2 > len(c.fair) {
-		n := copy(c.fair, c.fair[c.fairHead:])
-		clear(c.fair[n:])
-		c.fair, c.fairHead = c.fair[:n], 0
-	}
 	if c.dueSince > 0 && c.steps-c.dueSince > FairBound {
 		return Clock
 	}
-	if c.fairHead < len(c.fair) {
-		if e := c.fair[c.fairHead]; c.steps-e.since > FairBound {
-			return e.g
-		}
+	g := c.cands.longest()
+	if g != nil && g == c.cur.Load() {
+		c.served(g) // the goroutine at the decision has been running
+		g = c.cands.longest()
+	}
+	if g != nil && c.steps-g.since > FairBound {
+		return g
 	}
 	return nil
 }

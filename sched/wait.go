@@ -16,13 +16,23 @@ import (
 // primitive names with G.Touch. A decision thus costs the same with ten
 // goroutines or a hundred thousand.
 
-// A MultiWaiter is a Waiter that depends on several objects, as a select
-// on several channels does: the controller asks it again whenever one of
-// them changes.
+// A MultiWaiter is a Waiter that names the objects it depends on, as a
+// select on several buffered channels does: the controller asks it again
+// whenever one of them changes. It may name none: then the goroutines that
+// can make it ready wake its goroutine by name (G.Recheck), as the partner
+// that completes a send or receive on an unbuffered channel does, so that
+// a hundred thousand receivers parked on one channel cost nothing to the
+// operations of the others.
 type MultiWaiter interface {
 	Waiter
 	Objects() []uint32
 }
+
+// Recheck tells the controller that g's Waiter may be ready now: for a
+// MultiWaiter that names no object. It may be called from any goroutine of
+// the execution, during its operation; g is asked again before the next
+// decision.
+func (g *G) Recheck() { g.c.woken = append(g.c.woken, g) }
 
 // watch registers goroutine g, for its wait of generation gen, with an
 // object.
@@ -85,9 +95,16 @@ func (c *Controller) recheck(g *G) {
 }
 
 // flush asks again the goroutines waiting on the objects that changed
-// since the last decision, dropping the registrations that no longer
-// stand.
+// since the last decision, and those woken by name, dropping the
+// registrations that no longer stand.
 func (c *Controller) flush() {
+	for _, g := range c.woken {
+		if !g.done && g.wait != nil {
+			c.recheck(g)
+		}
+	}
+	clear(c.woken)
+	c.woken = c.woken[:0]
 	for len(c.dirty) > 0 {
 		obj := c.dirty[len(c.dirty)-1]
 		c.dirty = c.dirty[:len(c.dirty)-1]
@@ -144,11 +161,10 @@ func (c *Controller) setFresh(g *G, in bool) {
 		return
 	}
 	g.fresh = in
-	c.cands.set(g, in)
 	if in {
 		g.since = c.steps
-		c.fair = append(c.fair, fairEntry{g, c.steps})
 	}
+	c.cands.set(g, in)
 }
 
 // Polling. A goroutine polls when an operation finds nothing to do and

@@ -74,9 +74,10 @@ type selection struct {
 	// completes it does not report it on its behalf.
 	arrived bool
 
-	// Under control, a select's goroutine and the objects of its
-	// channels: completing it changes whether its waiters on every one
-	// of them can pair, which the controller must hear of (G.Touch).
+	// Under control, the goroutine parked on the selection, woken by name
+	// (sched.G.Recheck) when a partner completes it or its channel
+	// closes; and, for a select, the objects of its buffered channels,
+	// whose changes the controller watches.
 	owner *sched.G
 	objs  []uint32
 }
@@ -84,8 +85,18 @@ type selection struct {
 // finish completes the selection with its case idx.
 func (sel *selection) finish(idx int) {
 	sel.done, sel.idx = true, idx
-	for _, obj := range sel.objs {
-		sel.owner.Touch(obj)
+	if sel.owner != nil {
+		sel.owner.Recheck()
+	}
+}
+
+// wakeAll wakes the goroutines parked on the waiters of q: the channel
+// closed.
+func wakeAll[T any](q []*waiter[T]) {
+	for _, w := range q {
+		if w.sel.owner != nil {
+			w.sel.owner.Recheck()
+		}
 	}
 }
 
@@ -100,6 +111,11 @@ type waiter[T any] struct {
 func (s *chanState[T]) enqueue(q *[]*waiter[T], w *waiter[T]) { *q = append(*q, w) }
 
 func (s *chanState[T]) dequeue(q *[]*waiter[T], w *waiter[T]) {
+	if len(*q) > 0 && (*q)[0] == w {
+		(*q)[0] = nil
+		*q = (*q)[1:] // the usual case, first come, first served: no copy
+		return
+	}
 	for i, x := range *q {
 		if x == w {
 			*q = append((*q)[:i], (*q)[i+1:]...)
@@ -180,6 +196,10 @@ type waiterDone[T any] struct {
 
 func (x *waiterDone[T]) Ready() bool { return x.w.sel.done || x.s.closed }
 
+// Objects names none: the partner that completes the waiter, or Close,
+// wakes its goroutine by name (see sched.MultiWaiter).
+func (x *waiterDone[T]) Objects() []uint32 { return nil }
+
 // bufferWait is the Waiter of operations on buffered channels, which need no
 // partner.
 type sendRoom[T any] chanState[T]
@@ -216,7 +236,7 @@ func (c *Chan[T]) Send(v T) {
 			s.send(v, nil) // to the first waiting receiver, or a panic
 			return
 		}
-		w := &waiter[T]{sel: &selection{}, val: v}
+		w := &waiter[T]{sel: &selection{owner: g}, val: v}
 		s.enqueue(&s.sendq, w)
 		g.Park(opSend, s.id, &waiterDone[T]{s, w})
 		s.dequeue(&s.sendq, w)
@@ -264,7 +284,7 @@ func (c *Chan[T]) RecvOK() (v T, ok bool) {
 			if s.canRecv(nil) {
 				v, ok = s.recv(nil) // from the first waiting sender, or closed
 			} else {
-				w := &waiter[T]{sel: &selection{}}
+				w := &waiter[T]{sel: &selection{owner: g}}
 				s.enqueue(&s.recvq, w)
 				g.Park(opRecv, s.id, &waiterDone[T]{s, w})
 				s.dequeue(&s.recvq, w)
@@ -298,6 +318,8 @@ func (c *Chan[T]) Close() {
 			panic("close of closed channel")
 		}
 		s.closed = true
+		wakeAll(s.recvq)
+		wakeAll(s.sendq)
 		return
 	}
 	if t != nil {

@@ -46,8 +46,11 @@ type controlledCase interface {
 	unqueue()
 	ready(sel *selection) bool
 	commit(sel *selection)
-	completed()     // a partner completed this case while the select waited
-	object() uint32 // the channel's object
+	completed() // a partner completed this case while the select waited
+	// object returns the channel's object, and whether it is buffered:
+	// the select watches a buffered channel's changes, and is woken by
+	// name on an unbuffered one (see selection).
+	object() (uint32, bool)
 }
 
 // OnSend is a Select case that sends v on c, then calls f (if not nil).
@@ -177,8 +180,10 @@ func callFunc(c Case) {
 	}
 }
 
-// selectReady is the Waiter of a select without default. It depends on
-// every channel of the select (sched.MultiWaiter).
+// selectReady is the Waiter of a select without default (a
+// sched.MultiWaiter): the controller watches its buffered channels, and
+// the partner or Close that completes one of its unbuffered cases wakes it
+// by name.
 type selectReady struct {
 	sel   *selection
 	cases []controlledCase
@@ -233,7 +238,9 @@ func selectControlled(g *sched.G, cases []Case, def int) int {
 		for i, c := range ctl {
 			if c != nil {
 				c.queue(sel, i)
-				sel.objs = append(sel.objs, c.object())
+				if obj, buffered := c.object(); buffered {
+					sel.objs = append(sel.objs, obj)
+				}
 			}
 		}
 		g.Park(opSelect, 0, &selectReady{sel: sel, cases: ctl})
@@ -368,7 +375,7 @@ func (x *chanCase[T]) ready(sel *selection) bool {
 	return x.s.canRecv(sel)
 }
 
-func (x *chanCase[T]) object() uint32 { return x.s.id }
+func (x *chanCase[T]) object() (uint32, bool) { return x.s.id, x.s.cap > 0 }
 
 func (x *chanCase[T]) commit(sel *selection) {
 	// The select's event names no channel: say which one changed.
