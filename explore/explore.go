@@ -37,17 +37,17 @@ var Strategies = []string{StrategyMix, StrategyRandom, StrategyPCT}
 
 // New returns the strategy named name for one execution. steps is PCT's
 // estimate of the decisions of an execution.
-func New(name string, seed uint64, depth, steps int) (sched.Strategy, error) {
+func New(name string, seed uint64, depth, steps int, opts ...Option) (sched.Strategy, error) {
 	switch name {
 	case StrategyPCT:
-		return PCT(seed, depth, steps), nil
+		return PCT(seed, depth, steps, opts...), nil
 	case StrategyRandom:
-		return RandomWalk(seed), nil
+		return RandomWalk(seed, opts...), nil
 	case StrategyMix:
 		if seed&1 == 0 {
-			return RandomWalk(seed), nil
+			return RandomWalk(seed, opts...), nil
 		}
-		return PCT(seed, depth, steps), nil
+		return PCT(seed, depth, steps, opts...), nil
 	}
 	return nil, fmt.Errorf("explore: unknown strategy %q (want one of %v)", name, Strategies)
 }
@@ -59,6 +59,9 @@ type Config struct {
 	Depth      int           // PCT's bug depth; 0 means DefaultDepth
 	Iterations int           // executions at most; 0: no limit (set Duration)
 	Duration   time.Duration // wall time at most; 0: no limit
+	// Lag is the largest lag an execution draws (see WithLag); 0 means
+	// DefaultLag, and a negative value fires timers only when they are due.
+	Lag time.Duration
 	// Workers run executions in parallel; 0 means 1. The result does not
 	// depend on it: the failing execution reported is the one of lowest
 	// index, and every lower one ran.
@@ -86,6 +89,10 @@ type Summary struct {
 	Executions int
 	Elapsed    time.Duration
 	Finding    *Finding // nil if every execution passed
+	// KeptRunning lists the goroutines that kept running after the test
+	// returned in the first execution that had any (see
+	// sched.Result.KeptRunning): no failure, but worth a line in the log.
+	KeptRunning []sched.Waiting
 }
 
 // Seed returns the seed of execution i of an exploration with base seed
@@ -120,6 +127,7 @@ func Run(body func(), cfg Config) (Summary, error) {
 		estimate atomic.Int64 // PCT's estimate: the most decisions seen
 		mu       sync.Mutex
 		found    *Finding
+		kept     []sched.Waiting
 		limit    = int64(cfg.Iterations) // executions at or past limit do not start
 	)
 	if limit <= 0 {
@@ -167,9 +175,16 @@ func Run(body func(), cfg Config) (Summary, error) {
 				}
 				seed := Seed(cfg.Seed, int(i))
 				steps := int(estimate.Load())
-				strat, _ := New(cfg.Strategy, seed, cfg.Depth, steps)
+				strat, _ := New(cfg.Strategy, seed, cfg.Depth, steps, WithLag(lagOf(cfg)))
 				r := sched.Run(body, strat, cfg.Options)
 				ran.Add(1)
+				if len(r.KeptRunning) > 0 {
+					mu.Lock()
+					if kept == nil {
+						kept = r.KeptRunning
+					}
+					mu.Unlock()
+				}
 				for {
 					e := estimate.Load()
 					if int64(r.Decisions) <= e || estimate.CompareAndSwap(e, int64(r.Decisions)) {
@@ -193,7 +208,18 @@ func Run(body func(), cfg Config) (Summary, error) {
 	if found != nil && found.Strategy == StrategyRandom {
 		found.Depth, found.Steps = 0, 0
 	}
-	return Summary{Executions: int(ran.Load()), Elapsed: time.Since(start), Finding: found}, nil
+	return Summary{Executions: int(ran.Load()), Elapsed: time.Since(start), Finding: found, KeptRunning: kept}, nil
+}
+
+// lagOf returns the lag of cfg for WithLag.
+func lagOf(cfg Config) time.Duration {
+	switch {
+	case cfg.Lag == 0:
+		return DefaultLag
+	case cfg.Lag < 0:
+		return 0
+	}
+	return cfg.Lag
 }
 
 // DefaultWorkers is the parallelism of an exploration asked for with

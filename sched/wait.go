@@ -215,15 +215,15 @@ func (c *Controller) progressed() {
 }
 
 // account takes stock of g's previous event at its next one (or its exit):
-// what it changed, and whether it polled.
+// if it changed something (it was neither pure nor a poll), the execution
+// progressed, and g's polls start over; pure events (the reads between
+// the polls of a loop) leave them be.
 func (c *Controller) account(g *G) {
-	if !g.pollEvent {
+	if !g.pollEvent && g.op != nil && !g.op.pure {
 		g.polls, g.outside = 0, false
-		if g.op != nil && !g.op.pure {
-			c.progressed()
-			if g.obj != 0 {
-				c.dirty = append(c.dirty, g.obj)
-			}
+		c.progressed()
+		if g.obj != 0 {
+			c.dirty = append(c.dirty, g.obj)
 		}
 	}
 	g.pollEvent = false

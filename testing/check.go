@@ -135,9 +135,13 @@ func exploreTest(t *testing.T, body func(*T), cfg *config) {
 		}
 	}
 	start := time.Now()
-	f, executions, err := find(body, cfg, progress)
+	f, sum, err := find(body, cfg, progress)
 	if err != nil {
 		t.Fatal(err)
+	}
+	executions := sum.Executions
+	if len(sum.KeptRunning) > 0 {
+		t.Log(keptRunning(sum.KeptRunning))
 	}
 	if f == nil {
 		if cfg.explore {

@@ -49,15 +49,15 @@ func Find(body func(*T), opts ...Option) (*Finding, error) {
 }
 
 // find runs the pipeline: explore, minimize, verify, trace. It also returns
-// how many executions the exploration ran.
-func find(body func(*T), cfg *config, progress func(time.Duration, int)) (*Finding, int, error) {
+// the exploration's summary.
+func find(body func(*T), cfg *config, progress func(time.Duration, int)) (*Finding, explore.Summary, error) {
 	ec := cfg.exploreConfig()
 	ec.Progress = progress
 	sum, err := explore.Run(wrap(body, cfg.name, nil), ec)
 	if err != nil || sum.Finding == nil {
-		return nil, sum.Executions, err
+		return nil, sum, err
 	}
-	return minimize(body, cfg, sum.Finding, sum.Executions), sum.Executions, nil
+	return minimize(body, cfg, sum.Finding, sum.Executions), sum, nil
 }
 
 func minimize(body func(*T), cfg *config, found *explore.Finding, executions int) *Finding {
