@@ -11,9 +11,14 @@ import (
 // MinimizeConfig bounds a minimization.
 type MinimizeConfig struct {
 	MaxRuns  int           // replays at most; 0 means 2000
-	Duration time.Duration // wall time at most; 0 means one minute
+	Duration time.Duration // wall time at most; 0 means one minute (RunawayTime for a runaway)
 	Options  sched.Options
 }
+
+// RunawayTime bounds the minimization of a runaway: each replay runs the
+// whole step budget, and any runaway is the same failure, so a few replays
+// are all it takes to find out whether fewer choices still run away.
+const RunawayTime = 5 * time.Second
 
 // Minimized is the outcome of Minimize.
 type Minimized struct {
@@ -42,6 +47,14 @@ func Minimize(body func(), failing *sched.Result, cfg MinimizeConfig) Minimized 
 	}
 	if cfg.Duration <= 0 {
 		cfg.Duration = time.Minute
+	}
+	if failing.Failure.Kind == sched.Runaway {
+		cfg.Duration = min(cfg.Duration, RunawayTime)
+	} else if failing.Steps > 0 {
+		// A replay that runs far longer than the failing execution is not
+		// going to fail the same way: bound it, so that a schedule that
+		// livelocks under the default policy costs little.
+		cfg.Options.MaxSteps = min(max(cfg.Options.MaxSteps, sched.DefaultMaxSteps), 2*failing.Steps+1<<14)
 	}
 	deadline := time.Now().Add(cfg.Duration)
 	sig := failing.Failure.Signature()

@@ -161,3 +161,34 @@ func TestNoLagWorkFirst(t *testing.T) {
 		t.Fatalf("with no lag: %s", sum.Finding.Result.Failure.Summary())
 	}
 }
+
+// A livelock is a runaway whatever the schedule: its minimization takes a
+// few replays, and ends with no preemption.
+func TestRunawayMinimizes(t *testing.T) {
+	body := func() {
+		var x sim.Int64
+		sim.Go(func() {
+			for {
+				x.Add(1)
+			}
+		})
+		for x.Load() >= 0 {
+			x.Add(1)
+		}
+	}
+	opts := sched.Options{MaxSteps: 1 << 14}
+	sum, err := explore.Run(body, explore.Config{Seed: 1, Iterations: 1, Workers: 1, Options: opts})
+	if err != nil || sum.Finding == nil || sum.Finding.Result.Failure.Kind != sched.Runaway {
+		t.Fatalf("err %v, finding %+v", err, sum.Finding)
+	}
+	m := explore.Minimize(body, sum.Finding.Result, explore.MinimizeConfig{Options: opts})
+	if m.Result.Failure.Kind != sched.Runaway || m.After != 0 {
+		t.Errorf("minimized to %s with %d preemptions in %d replays", m.Result.Failure.Summary(), m.After, m.Runs)
+	}
+	traced := opts
+	traced.Trace = true
+	r := sched.Run(body, explore.Replay(m.Result.Schedule), traced)
+	if len(r.Trace) == 0 || len(r.Trace) > sched.MaxTrace || r.Trace[len(r.Trace)-1].Op != "atomic.Add" {
+		t.Errorf("trace of %d events, the last %+v", len(r.Trace), r.Trace[len(r.Trace)-1])
+	}
+}

@@ -121,7 +121,7 @@ func (c *Controller) fireNext() {
 	c.mix(uint64(t.seq) | 1<<62)
 	t.fired = true
 	if c.trace != nil {
-		c.trace = append(c.trace, tracePoint{g: Clock, op: opFire, site: t.site})
+		c.record(tracePoint{g: Clock, op: opFire, site: t.site})
 	}
 	c.changed()
 	if h := t.sleeper; h != nil && h.wgen == t.gen && h.wait == Waiter(t) {

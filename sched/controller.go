@@ -57,7 +57,8 @@ type Options struct {
 	// means DefaultBlockTimeout.
 	BlockTimeout time.Duration
 	// Trace records every event with its call site in Result.Trace. It
-	// costs about a microsecond an event.
+	// costs about a microsecond an event. An execution of more than
+	// MaxTrace events keeps its last MaxTrace.
 	Trace bool
 	// Name labels the execution's goroutines in profiles, e.g. the test's
 	// name.
@@ -110,7 +111,8 @@ type Result struct {
 	// body returned: AfterFires timers later, or at Options.MaxSteps. They
 	// are not a failure (unless Options.StrictLeaks), as under go test.
 	KeptRunning []Waiting
-	// Trace holds every event, with Options.Trace.
+	// Trace holds every event, with Options.Trace (the last MaxTrace of
+	// a longer execution).
 	Trace []Event
 	// Digests holds, with Options.Digests, a digest of the values each
 	// goroutine read, by lineage.
@@ -172,6 +174,7 @@ type Controller struct {
 	objects   uint32
 	choices   chunks[choice]
 	trace     []tracePoint
+	traced    int // events traced: past MaxTrace, trace is a ring
 
 	// Waiting (wait.go).
 	watchers [][]watch // by object: the goroutines whose Waiter depends on it
@@ -491,7 +494,7 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, poll pollKind) {
 	c.mix(uint64(g.idx)<<32 ^ uint64(obj))
 	c.mix(op.hash)
 	if c.trace != nil {
-		c.trace = append(c.trace, tracePoint{g: g, n: g.n, ops: g.ops, op: op, obj: obj, site: CallerSite(1)})
+		c.record(tracePoint{g: g, n: g.n, ops: g.ops, op: op, obj: obj, site: CallerSite(1)})
 	}
 	// Publishes the controller state to the watchdog, and tells it the
 	// execution moves.
@@ -525,6 +528,20 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, poll pollKind) {
 		}
 	}
 	g.wait = nil
+}
+
+// MaxTrace bounds the events Options.Trace keeps: a runaway's trace keeps
+// its last ones, which show what loops.
+const MaxTrace = 1 << 16
+
+// record traces an event.
+func (c *Controller) record(p tracePoint) {
+	if len(c.trace) < MaxTrace {
+		c.trace = append(c.trace, p)
+	} else {
+		c.trace[c.traced%MaxTrace] = p
+	}
+	c.traced++
 }
 
 // run records that next is about to run: its wait is over (the
@@ -852,7 +869,12 @@ func (c *Controller) result() *Result {
 	}
 	if c.trace != nil {
 		r.Trace = make([]Event, len(c.trace))
-		for i, p := range c.trace {
+		first := 0 // the oldest event kept
+		if len(c.trace) == MaxTrace {
+			first = c.traced % MaxTrace
+		}
+		for i := range c.trace {
+			p := c.trace[(first+i)%len(c.trace)]
 			r.Trace[i] = Event{G: p.g.id, N: p.n, Ops: p.ops, Op: p.op.String(), Obj: p.obj, Site: p.site}
 		}
 		r.Schedule.annotate(r.Trace)

@@ -381,3 +381,27 @@ func TestModelManyGoroutines(t *testing.T) {
 		t.Errorf("%d goroutines", r.Goroutines)
 	}
 }
+
+// A traced runaway keeps its last MaxTrace events, in order.
+func TestModelTraceKeepsTheLastEvents(t *testing.T) {
+	r := sched.Run(func() {
+		var x sim.Int64
+		for {
+			x.Add(1)
+		}
+	}, explore.RandomWalk(1), sched.Options{MaxSteps: sched.MaxTrace + 1000, Trace: true})
+	if r.Failure == nil || r.Failure.Kind != sched.Runaway {
+		t.Fatalf("failure %s", r.Failure.Summary())
+	}
+	if len(r.Trace) != sched.MaxTrace {
+		t.Fatalf("%d events traced, want %d", len(r.Trace), sched.MaxTrace)
+	}
+	for i, e := range r.Trace[1:] {
+		if e.N != r.Trace[i].N+1 {
+			t.Fatalf("event %d is the goroutine's %d-th, after its %d-th", i+1, e.N, r.Trace[i].N)
+		}
+	}
+	if last := r.Trace[len(r.Trace)-1]; last.N != sched.MaxTrace+1001 { // the event past the budget
+		t.Errorf("the last event traced is the %d-th", last.N)
+	}
+}
