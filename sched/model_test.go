@@ -405,3 +405,34 @@ func TestModelTraceKeepsTheLastEvents(t *testing.T) {
 		t.Errorf("the last event traced is the %d-th", last.N)
 	}
 }
+
+// When the watchdog gives up on an execution (a goroutine blocked outside
+// weft), the other goroutines end at their next operation, deferred calls
+// included, rather than stay parked for good.
+func TestModelAbandonedGoroutinesEnd(t *testing.T) {
+	ended := make(chan struct{})
+	never := make(chan int)
+	r := sched.Run(func() {
+		gate, started := sim.NewChan[int](0), sim.NewChan[int](0)
+		sim.Go(func() {
+			defer close(ended)
+			defer func() {
+				var mu sim.Mutex
+				mu.Lock() // a weft operation in a deferred call: it ends the goroutine again
+				mu.Unlock()
+			}()
+			started.Send(1)
+			gate.Recv() // parked, as the execution is abandoned
+		})
+		started.Recv()
+		<-never // blocked outside weft's knowledge
+	}, explore.RandomWalk(1), sched.Options{BlockTimeout: 100 * time.Millisecond})
+	if r.Failure == nil || r.Failure.Kind != sched.Blocked {
+		t.Fatalf("failure %s, want blocked", r.Failure.Summary())
+	}
+	select {
+	case <-ended:
+	case <-time.After(time.Minute): // a guard against a hang, not a measure
+		t.Fatal("the parked goroutine of the abandoned execution did not end")
+	}
+}
