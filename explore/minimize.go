@@ -63,7 +63,7 @@ func Minimize(body func(), failing *sched.Result, cfg MinimizeConfig) Minimized 
 	budget := func() bool { return m.Runs < cfg.MaxRuns && time.Now().Before(deadline) }
 	try := func(s sched.Schedule) bool {
 		m.Runs++
-		r := sched.Run(body, Replay(s), cfg.Options)
+		r := Execute(body, Replay(s), cfg.Options)
 		if r.Failure == nil || r.Failure.Signature() != sig || !smaller(r.Schedule, best.Schedule) {
 			return false
 		}
@@ -114,7 +114,7 @@ func search(body func(), opts sched.Options, maxChoices int, budget func() bool,
 				return
 			}
 			rec := &recorder{Strategy: Replay(s), after: len(s)}
-			sched.Run(body, rec, opts)
+			Execute(body, rec, opts)
 			for _, alt := range rec.alternatives() {
 				if !budget() {
 					return
@@ -238,7 +238,7 @@ func Verify(body func(), s sched.Schedule, want *sched.Result, runs int, opts sc
 	var last *sched.Result
 	for i := range runs {
 		rp := Replay(s)
-		last = sched.Run(body, rp, opts)
+		last = Execute(body, rp, opts)
 		if last.Hash != want.Hash || last.Failure.Signature() != want.Failure.Signature() {
 			return last, fmt.Errorf("replay %d of %d differed: %s (event hash %#x) where the original gave %s (event hash %#x); the test depends on something weft does not control (map iteration order, real time, the global math/rand, a plain go statement, I/O)",
 				i+1, runs, last.Failure.Summary(), last.Hash, want.Failure.Summary(), want.Hash)

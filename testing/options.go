@@ -83,6 +83,10 @@ type config struct {
 	exploreIters int
 	exploreTime  time.Duration
 	workers      int
+	sel          selection // how T.Run selects subtests, and where they show
+	// spawn starts a worker process of the exploration, for -explore with
+	// more than one worker; nil: the test process runs every execution.
+	spawn func(oneProc bool) (explore.Worker, error)
 
 	recorder      string // -record: the recorder of free runs; "" for none
 	runs          int    // -record.runs
@@ -188,12 +192,17 @@ func (c *config) exploreConfig() explore.Config {
 	}
 	if c.explore {
 		ec.Iterations, ec.Duration = c.exploreIters, c.exploreTime
-		ec.Workers = c.workers
-		if ec.Workers <= 0 {
-			ec.Workers = explore.DefaultWorkers()
-		}
+		ec.Workers, ec.Spawn = c.exploreWorkers(), c.spawn
 	} else {
 		ec.Iterations, ec.Workers = c.iterations, 1
 	}
 	return ec
+}
+
+// exploreWorkers is -explore.workers, or its default.
+func (c *config) exploreWorkers() int {
+	if c.workers > 0 {
+		return c.workers
+	}
+	return explore.DefaultWorkers()
 }

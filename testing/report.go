@@ -2,43 +2,58 @@ package weft
 
 import (
 	"fmt"
+	"io"
+	"regexp"
 	"strings"
+	"testing"
 
 	"github.com/weftdev/weft/sched"
 )
 
 // report formats a Finding for the test log.
-func report(f *Finding, command, saved string, saveErr error) string {
+func report(f *Finding, cfg *config, saved string, saveErr error) string {
 	var b strings.Builder
 	found := f.Found
-	if rc := f.Recorded; rc != nil {
-		fmt.Fprintf(&b, "weft: recorded run %d of at most %d failed under the Go scheduler (recorder %s: %d events, %d log bytes)\n", rc.Run, rc.Runs, rc.Algorithm, rc.Events, rc.Bytes)
-		fmt.Fprintf(&b, "  recorded failure: %s\n", rc.Failure.Summary())
-		if rc.Faithful {
-			fmt.Fprintf(&b, "  replayed from its log under the controller: same failure, every goroutine read the recorded values\n")
-		} else {
-			fmt.Fprintf(&b, "  replayed from its log under the controller: same failure, but departing from the recording:\n    %s\n", strings.Join(rc.Problems, "\n    "))
+	how := fmt.Sprintf("strategy %s, seed %#x", found.Strategy, found.Seed)
+	if found.Depth > 0 {
+		how += fmt.Sprintf(", depth %d", found.Depth)
+	}
+	how += fmt.Sprintf("; %d execution%s run", f.Executions, plural(f.Executions))
+	switch rc := f.Recorded; {
+	case rc != nil:
+		writeRecording(&b, rc)
+	case f.Crash != nil:
+		fmt.Fprintf(&b, "weft: execution %d (%s) ended its worker process: not saved, as it left no schedule\n", found.Iteration+1, how)
+	case f.Nondeterminism != nil:
+		fmt.Fprintf(&b, "weft: execution %d (%s) failed, but does not replay identically: not saved\n", found.Iteration+1, how)
+	default:
+		fmt.Fprintf(&b, "weft: found a failing schedule in execution %d (%s)\n", found.Iteration+1, how)
+	}
+	if c := f.Crash; c != nil {
+		what := "died"
+		if c.Hung {
+			what = "hung"
 		}
-		if rc.Log != "" {
-			fmt.Fprintf(&b, "  log: %s\n", rc.Log)
-		}
-	} else {
-		fmt.Fprintf(&b, "weft: found a failing schedule in execution %d (strategy %s, seed %#x", found.Iteration+1, found.Strategy, found.Seed)
-		if found.Depth > 0 {
-			fmt.Fprintf(&b, ", depth %d", found.Depth)
-		}
-		fmt.Fprintf(&b, "; %d execution%s run)\n", f.Executions, plural(f.Executions))
+		fmt.Fprintf(&b, "  the worker process %s running it (%s); it printed:\n", what, c.Why)
+		writeIndented(&b, "    ", c.Output)
+		fmt.Fprintf(&b, "  to run it in the test process: %s -explore -explore.seed %#x -explore.iters %d -explore.workers 1\n",
+			runCommand(cfg.command, cfg.name), cfg.seed, found.Iteration+1)
+		writeUnreplayed(&b, f.Unreplayed)
+		return b.String()
 	}
 	writeFailure(&b, f.Failure, f.Final.More)
+	if f.Nondeterminism != nil {
+		fmt.Fprintf(&b, "  replayed: %v\n", f.Nondeterminism)
+		writeUnreplayed(&b, f.Unreplayed)
+		return b.String()
+	}
 	m := f.Minimized
 	fmt.Fprintf(&b, "  preemptions: %d, minimized from %d (%d replays)\n", m.After, m.Before, m.Runs)
-	if f.Nondeterminism != nil {
-		fmt.Fprintf(&b, "  WARNING, not deterministic: %v\n", f.Nondeterminism)
-	} else if f.Failure.Kind != sched.Blocked {
+	if f.Failure.Kind != sched.Blocked {
 		fmt.Fprintf(&b, "  deterministic: replayed 3 times, same execution (event hash %#x)\n", f.Final.Hash)
 	}
 	writeTimeline(&b, f.Final)
-	writeLogs(&b, f.Logs)
+	writeUnreplayed(&b, f.Unreplayed)
 	if saveErr != nil {
 		fmt.Fprintf(&b, "  could not save the schedule: %v\n  schedule:\n", saveErr)
 		for _, line := range strings.Split(strings.TrimRight(string(f.Entry.Marshal()), "\n"), "\n") {
@@ -48,7 +63,7 @@ func report(f *Finding, command, saved string, saveErr error) string {
 	}
 	id := saved[strings.LastIndexAny(saved, `/\`)+1:]
 	fmt.Fprintf(&b, "  saved: %s\n", saved)
-	fmt.Fprintf(&b, "  replay: %s\n", replayCommand(command, f.Entry.Test, id))
+	fmt.Fprintf(&b, "  replay: %s\n", replayCommand(cfg.command, f.Entry.Test, id))
 	return b.String()
 }
 
@@ -60,6 +75,77 @@ func keptRunning(ws []sched.Waiting) string {
 		fmt.Fprintf(&b, "\n  goroutine %s in %s at %s", w.Goroutine, w.Op, orDash(w.Site))
 	}
 	return b.String()
+}
+
+func writeRecording(b *strings.Builder, rc *Recording) {
+	fmt.Fprintf(b, "weft: recorded run %d of at most %d failed under the Go scheduler (recorder %s: %d events, %d log bytes)\n", rc.Run, rc.Runs, rc.Algorithm, rc.Events, rc.Bytes)
+	fmt.Fprintf(b, "  recorded failure: %s\n", rc.Failure.Summary())
+	if rc.Faithful {
+		fmt.Fprintf(b, "  replayed from its log under the controller: same failure, every goroutine read the recorded values\n")
+	} else {
+		fmt.Fprintf(b, "  replayed from its log under the controller: same failure, but departing from the recording:\n    %s\n", strings.Join(rc.Problems, "\n    "))
+	}
+	if rc.Log != "" {
+		fmt.Fprintf(b, "  log: %s\n", rc.Log)
+	}
+}
+
+// writeUnreplayed lists the failing executions exploration went past
+// because they did not replay identically.
+func writeUnreplayed(b *strings.Builder, us []*Finding) {
+	for _, u := range us {
+		fmt.Fprintf(b, "  also: execution %d failed, but does not replay identically: not saved\n    failure: %s\n    replayed: %v\n",
+			u.Found.Iteration+1, u.Failure.Summary(), u.Nondeterminism)
+	}
+}
+
+// runCommand is the command that runs test name of the current package.
+func runCommand(command, name string) string {
+	var parts []string
+	for _, p := range strings.Split(name, "/") {
+		parts = append(parts, "^"+regexp.QuoteMeta(p)+"$")
+	}
+	return fmt.Sprintf("%s -run '%s' %s", command, strings.Join(parts, "/"), packageDir())
+}
+
+// show writes what an execution wrote to t, as go test shows a test's
+// output: its log lines, and its subtests, run as subtests of t with their
+// own lines and results. The errors of a failing execution's test itself
+// are left to its report.
+func show(t *testing.T, out *output, failing bool) {
+	if out == nil {
+		return
+	}
+	w := t.Output()
+	for _, it := range out.items {
+		switch {
+		case it.sub != nil:
+			sub := it.sub
+			t.Run(sub.name, func(t *testing.T) {
+				showSub(t, sub)
+			})
+		case it.error && failing:
+		default:
+			io.WriteString(w, strings.ReplaceAll(it.line, "\n", "\n    ")+"\n")
+		}
+	}
+}
+
+func showSub(t *testing.T, out *output) {
+	w := t.Output()
+	for _, it := range out.items {
+		if it.sub != nil {
+			sub := it.sub
+			t.Run(sub.name, func(t *testing.T) { showSub(t, sub) })
+			continue
+		}
+		io.WriteString(w, strings.ReplaceAll(it.line, "\n", "\n    ")+"\n")
+	}
+	if out.failed {
+		t.Fail()
+	} else if out.skipped {
+		t.SkipNow()
+	}
 }
 
 // writeFailure writes the failure with its details: stacks, the goroutines
@@ -167,16 +253,6 @@ func writeEvents(b *strings.Builder, events []sched.Event, mark int) {
 
 func sameCall(a, b sched.Event) bool {
 	return a.G == b.G && a.N+1 == b.N && a.Op == b.Op && a.Site == b.Site && a.Site != ""
-}
-
-func writeLogs(b *strings.Builder, logs []string) {
-	if len(logs) == 0 {
-		return
-	}
-	fmt.Fprintf(b, "  log:\n")
-	for _, l := range logs {
-		writeIndented(b, "    ", l)
-	}
 }
 
 func writeIndented(b *strings.Builder, indent, text string) {
