@@ -65,12 +65,23 @@ func (c *Controller) watch() *Result {
 				continue
 			}
 		}
-		// The goroutine is stuck: give up on the execution. Its goroutines
-		// stay parked; if the stuck one ever wakes up, it exits at its next
-		// event.
-		c.abandoned.Store(true)
+		// The goroutine is stuck: give up on the execution. The others
+		// end, one at a time, at their next operation (their deferred
+		// calls included), so that none is left parked; if the stuck one
+		// ever wakes up, it exits at its next operation.
 		site, stack := s.user()
 		r := c.result()
+		c.stuck = g
+		c.abandoned.Store(true)
+		if next := c.nextLive(g); next != nil {
+			c.handoff(next)
+			drainWait := time.NewTimer(c.opts.BlockTimeout)
+			select {
+			case <-c.drained:
+			case <-drainWait.C: // one of them blocked outside too: leave it
+			}
+			drainWait.Stop()
+		}
 		if r.Failure != nil {
 			r.More = append([]*Failure{r.Failure}, r.More...)
 		}

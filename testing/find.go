@@ -73,6 +73,7 @@ type exploration struct {
 	first      *output // what execution 0 wrote
 	lost       []string
 	notes      []string
+	kept       []sched.Waiting // goroutines that kept running after the test returned
 }
 
 // find runs the pipeline: explore, and judge each failing execution in
@@ -101,7 +102,7 @@ func find(body func(*T), cfg *config, progress func(time.Duration, int)) (explor
 		return true
 	}
 	sum, err := explore.Run(wrap(body, cfg, &last), ec)
-	x.executions, x.lost, x.notes = sum.Executions, sum.Lost, sum.Notes
+	x.executions, x.lost, x.notes, x.kept = sum.Executions, sum.Lost, sum.Notes, sum.KeptRunning
 	if err != nil {
 		return x, err
 	}
