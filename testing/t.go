@@ -202,16 +202,21 @@ func (t *T) end(g *sched.G) {
 	g.Abort()
 }
 
-// skip records why the test or subtest is skipped, and ends it: a
-// subtest from its own goroutine (or outside control), the execution
-// otherwise.
-func (t *T) skip(msg string) {
-	line := t.site() + ": " + msg
+// skip records why a subtest is skipped (line, "" for no reason), and
+// ends it: from its own goroutine (or outside control), the subtest;
+// otherwise, or at the top, the execution. The test itself is skipped by
+// its own testing.T; under Plain, by the testing.TB the T reports to.
+func (t *T) skip(line string) {
 	if t.x.std != nil {
+		if line == "" {
+			t.x.std.SkipNow()
+		}
 		t.x.std.Skip(line)
 	}
 	t.x.mu.Lock()
-	t.out.items = append(t.out.items, item{line: line})
+	if t.parent != nil && line != "" {
+		t.out.items = append(t.out.items, item{line: line})
+	}
 	t.out.skipped = true
 	t.x.mu.Unlock()
 	if g := sched.Current(); g != nil {
