@@ -87,6 +87,8 @@ type graph struct {
 	out      map[string]*outcome // by ID
 	sources  map[string][]byte   // original sources, by path
 	parsed   map[string][]*ast.File
+	universe map[string]*types.Package // the packages the rewrite does not change, by ID (see typesOf)
+	imports  map[string]*types.Package // the same, by path, for the export data reader
 	// rewritten maps the files parsed from rewrites to them, to trace a
 	// position in one back to the original.
 	rewritten map[*token.File]*fileResult
@@ -118,6 +120,8 @@ func newGraph(roots []*packages.Package, cfg Config) (*graph, error) {
 		out:      map[string]*outcome{},
 		sources:  map[string][]byte{},
 		parsed:   map[string][]*ast.File{},
+		universe: map[string]*types.Package{},
+		imports:  map[string]*types.Package{},
 
 		rewritten: map[*token.File]*fileResult{},
 	}
@@ -149,11 +153,6 @@ func newGraph(roots []*packages.Package, cfg Config) (*graph, error) {
 	for _, rp := range RuntimePackages {
 		if g.runtime[rp] == nil || g.runtime[rp].Types == nil {
 			return nil, fmt.Errorf("instrument: %s is not in the loaded graph: load instrument.RuntimePackages along with the packages to rewrite", rp)
-		}
-		for _, q := range g.runtime[rp].Imports {
-			if c := g.byID[q.ID]; c != nil && c.Types != q.Types {
-				return nil, fmt.Errorf("instrument: %s and %s come from different loads: load instrument.RuntimePackages in the first load, with the packages to test", rp, q.ID)
-			}
 		}
 	}
 	// A test variant of a package (p [q.test]) loaded without syntax has
@@ -493,26 +492,26 @@ func hasSyntax(p *packages.Package) bool {
 	return p.TypesInfo != nil && len(p.Syntax) == len(p.CompiledGoFiles)
 }
 
-// syntax returns the syntax trees of p's files: loaded, or parsed here for
-// a package loaded from export data.
-func (g *graph) syntax(p *packages.Package) []*ast.File {
+// syntax returns p's files and their syntax trees, in the same order:
+// as loaded, or parsed here for a package loaded from export data.
+func (g *graph) syntax(p *packages.Package) ([]string, []*ast.File) {
 	if src := g.src[p.ID]; src != nil {
-		return src.Syntax
+		return src.CompiledGoFiles, src.Syntax
 	}
 	if files, ok := g.parsed[p.ID]; ok {
-		return files
+		return p.CompiledGoFiles, files
 	}
 	var files []*ast.File
 	for _, path := range p.CompiledGoFiles {
-		src, err := g.source(path)
-		if err != nil {
-			continue
+		var f *ast.File
+		if src, err := g.source(path); err == nil {
+			f, _ = parser.ParseFile(g.fset, path, src, parser.ParseComments|parser.SkipObjectResolution)
 		}
-		f, err := parser.ParseFile(g.fset, path, src, parser.ParseComments|parser.SkipObjectResolution)
-		if err == nil {
-			files = append(files, f)
+		if f == nil {
+			f = &ast.File{Name: ast.NewIdent(p.Name)} // unreadable: the check reports what it lacks
 		}
+		files = append(files, f)
 	}
 	g.parsed[p.ID] = files
-	return files
+	return p.CompiledGoFiles, files
 }
