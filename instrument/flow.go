@@ -229,9 +229,12 @@ func (f *flow) funcValue(fn *types.Func) any {
 // joinSig adds the parameters and results of sig that hold values weft
 // rewrites to x's class.
 func (f *flow) joinSig(x any, sig *types.Signature) {
+	// Only what the rewrite spells (channels, sync's types): joining the
+	// interfaces too (an error result) would tie a function's channels to
+	// every error it returns, and those reach code weft does not instrument.
 	for _, tup := range []*types.Tuple{sig.Params(), sig.Results()} {
 		for i := range tup.Len() {
-			if v := tup.At(i); f.tracked(v.Type()) {
+			if v := tup.At(i); f.carries(v.Type()) {
 				f.union(x, f.add(canon(v), v.Type()))
 			}
 		}
