@@ -65,7 +65,7 @@ const (
 func newCoordinator(body func(), cfg Config) *coordinator {
 	co := &coordinator{
 		cfg:     cfg,
-		plan:    Plan{Strategy: cfg.Strategy, Seed: cfg.Seed, Depth: cfg.Depth, Options: cfg.Options},
+		plan:    Plan{Strategy: cfg.Strategy, Seed: cfg.Seed, Depth: cfg.Depth, Lag: cfg.Lag, Options: cfg.Options},
 		body:    body,
 		start:   time.Now(),
 		limit:   cfg.Iterations,
@@ -427,6 +427,9 @@ func (co *coordinator) commit() {
 		}
 		co.committed += o.r.Ran
 		co.prefix = max(co.prefix, o.r.Decisions)
+		if co.sum.KeptRunning == nil {
+			co.sum.KeptRunning = o.r.KeptRunning
+		}
 		f := o.r.Failure
 		if f == nil {
 			continue

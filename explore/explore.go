@@ -37,17 +37,17 @@ var Strategies = []string{StrategyMix, StrategyRandom, StrategyPCT}
 
 // New returns the strategy named name for one execution. steps is PCT's
 // estimate of the decisions of an execution.
-func New(name string, seed uint64, depth, steps int) (sched.Strategy, error) {
+func New(name string, seed uint64, depth, steps int, opts ...Option) (sched.Strategy, error) {
 	switch name {
 	case StrategyPCT:
-		return PCT(seed, depth, steps), nil
+		return PCT(seed, depth, steps, opts...), nil
 	case StrategyRandom:
-		return RandomWalk(seed), nil
+		return RandomWalk(seed, opts...), nil
 	case StrategyMix:
 		if seed&1 == 0 {
-			return RandomWalk(seed), nil
+			return RandomWalk(seed, opts...), nil
 		}
-		return PCT(seed, depth, steps), nil
+		return PCT(seed, depth, steps, opts...), nil
 	}
 	return nil, fmt.Errorf("explore: unknown strategy %q (want one of %v)", name, Strategies)
 }
@@ -65,6 +65,9 @@ type Config struct {
 	Depth      int           // PCT's bug depth; 0 means DefaultDepth
 	Iterations int           // executions at most; 0: no limit (set Duration)
 	Duration   time.Duration // wall time at most; 0: no limit
+	// Lag is the largest lag an execution draws (see WithLag); 0 means
+	// DefaultLag, and a negative value fires timers only when they are due.
+	Lag time.Duration
 	// Workers run executions, one at a time each: the calling process and
 	// Workers-1 started by Spawn. 0 means 1. The outcome does not depend on
 	// it: execution i runs as the i-th execution of one sequential
@@ -121,6 +124,22 @@ type Summary struct {
 	Lost []string
 	// Notes say how worker processes were run differently than asked.
 	Notes []string
+	// KeptRunning lists the goroutines that kept running after the test
+	// returned in the first execution that had any (see
+	// sched.Result.KeptRunning): no failure, but worth a line in the log.
+	KeptRunning []sched.Waiting
+}
+
+// lagOf returns the largest lag of an exploration configured with lag
+// (Config.Lag), for WithLag.
+func lagOf(lag time.Duration) time.Duration {
+	switch {
+	case lag == 0:
+		return DefaultLag
+	case lag < 0:
+		return 0
+	}
+	return lag
 }
 
 // Seed returns the seed of execution i of an exploration with base seed

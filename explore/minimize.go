@@ -11,9 +11,14 @@ import (
 // MinimizeConfig bounds a minimization.
 type MinimizeConfig struct {
 	MaxRuns  int           // replays at most; 0 means 2000
-	Duration time.Duration // wall time at most; 0 means one minute
+	Duration time.Duration // wall time at most; 0 means one minute (RunawayTime for a runaway)
 	Options  sched.Options
 }
+
+// RunawayTime bounds the minimization of a runaway: each replay runs the
+// whole step budget, and any runaway is the same failure, so a few replays
+// are all it takes to find out whether fewer choices still run away.
+const RunawayTime = 5 * time.Second
 
 // Minimized is the outcome of Minimize.
 type Minimized struct {
@@ -42,6 +47,14 @@ func Minimize(body func(), failing *sched.Result, cfg MinimizeConfig) Minimized 
 	}
 	if cfg.Duration <= 0 {
 		cfg.Duration = time.Minute
+	}
+	if failing.Failure.Kind == sched.Runaway {
+		cfg.Duration = min(cfg.Duration, RunawayTime)
+	} else if failing.Steps > 0 {
+		// A replay that runs far longer than the failing execution is not
+		// going to fail the same way: bound it, so that a schedule that
+		// livelocks under the default policy costs little.
+		cfg.Options.MaxSteps = min(max(cfg.Options.MaxSteps, sched.DefaultMaxSteps), 2*failing.Steps+1<<14)
 	}
 	deadline := time.Now().Add(cfg.Duration)
 	sig := failing.Failure.Signature()
@@ -130,11 +143,16 @@ type recorder struct {
 func (r *recorder) Next(d *sched.Decision) *sched.G {
 	next := r.Strategy.Next(d)
 	if r.used() {
-		for _, g := range d.Enabled {
+		cur := d.Current
+		for _, g := range d.Enabled() {
 			if g != next {
-				r.points = append(r.points, sched.Choice{Kind: sched.RunChoice, G: d.Current.ID(), N: d.Current.Events(),
-					Next: g.ID(), Preempt: d.CanContinue()})
+				r.points = append(r.points, sched.Choice{Kind: sched.RunChoice, G: cur.ID(), N: cur.Events(), K: d.Sub,
+					Next: g.ID(), Preempt: d.CanContinue() && g != cur})
 			}
+		}
+		if d.Timer && next != sched.Clock {
+			r.points = append(r.points, sched.Choice{Kind: sched.RunChoice, G: cur.ID(), N: cur.Events(), K: d.Sub,
+				Next: sched.Clock.ID(), Preempt: d.CanContinue() && d.TimerIn > 0})
 		}
 	}
 	if next != d.Default {

@@ -43,6 +43,7 @@ type Plan struct {
 	Strategy string
 	Seed     uint64
 	Depth    int
+	Lag      time.Duration // Config.Lag
 	Options  sched.Options
 }
 
@@ -58,6 +59,9 @@ type ChunkResult struct {
 	Failure *Finding
 	Elapsed time.Duration
 	Hashes  []uint64 // with Chunk.Hashes
+	// KeptRunning is the first non-empty sched.Result.KeptRunning of the
+	// chunk's executions.
+	KeptRunning []sched.Waiting
 }
 
 // runChunk runs c's executions of body in the calling process. executed,
@@ -72,9 +76,12 @@ func runChunk(body func(), c Chunk, executed func(int, *sched.Result)) ChunkResu
 		}
 		i := c.Start + k
 		seed := Seed(c.Plan.Seed, i)
-		strat, _ := New(c.Plan.Strategy, seed, c.Plan.Depth, est)
+		strat, _ := New(c.Plan.Strategy, seed, c.Plan.Depth, est, WithLag(lagOf(c.Plan.Lag)))
 		r := Execute(body, strat, c.Plan.Options)
 		res.Ran++
+		if res.KeptRunning == nil {
+			res.KeptRunning = r.KeptRunning
+		}
 		res.UsedEstimate = res.UsedEstimate || usesPCT(c.Plan.Strategy, seed)
 		res.Decisions = max(res.Decisions, r.Decisions)
 		if c.Hashes {

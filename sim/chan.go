@@ -73,6 +73,31 @@ type selection struct {
 	// or receive that waits on an unbuffered channel), so the partner that
 	// completes it does not report it on its behalf.
 	arrived bool
+
+	// Under control, the goroutine parked on the selection, woken by name
+	// (sched.G.Recheck) when a partner completes it or its channel
+	// closes; and, for a select, the objects of its buffered channels,
+	// whose changes the controller watches.
+	owner *sched.G
+	objs  []uint32
+}
+
+// finish completes the selection with its case idx.
+func (sel *selection) finish(idx int) {
+	sel.done, sel.idx = true, idx
+	if sel.owner != nil {
+		sel.owner.Recheck()
+	}
+}
+
+// wakeAll wakes the goroutines parked on the waiters of q: the channel
+// closed.
+func wakeAll[T any](q []*waiter[T]) {
+	for _, w := range q {
+		if w.sel.owner != nil {
+			w.sel.owner.Recheck()
+		}
+	}
 }
 
 // A waiter is one case of a selection queued on an unbuffered channel.
@@ -86,6 +111,11 @@ type waiter[T any] struct {
 func (s *chanState[T]) enqueue(q *[]*waiter[T], w *waiter[T]) { *q = append(*q, w) }
 
 func (s *chanState[T]) dequeue(q *[]*waiter[T], w *waiter[T]) {
+	if len(*q) > 0 && (*q)[0] == w {
+		(*q)[0] = nil
+		*q = (*q)[1:] // the usual case, first come, first served: no copy
+		return
+	}
 	for i, x := range *q {
 		if x == w {
 			*q = append((*q)[:i], (*q)[i+1:]...)
@@ -136,7 +166,7 @@ func (s *chanState[T]) send(v T, sel *selection) {
 	}
 	r := partner(s.recvq, sel)
 	r.val, r.ok = v, true
-	r.sel.done, r.sel.idx = true, r.idx
+	r.sel.finish(r.idx)
 }
 
 // recv performs a receive that canRecv allowed.
@@ -153,7 +183,7 @@ func (s *chanState[T]) recv(sel *selection) (T, bool) {
 		return zero, false
 	}
 	w := partner(s.sendq, sel)
-	w.sel.done, w.sel.idx = true, w.idx
+	w.sel.finish(w.idx)
 	return w.val, true
 }
 
@@ -165,6 +195,10 @@ type waiterDone[T any] struct {
 }
 
 func (x *waiterDone[T]) Ready() bool { return x.w.sel.done || x.s.closed }
+
+// Objects names none: the partner that completes the waiter, or Close,
+// wakes its goroutine by name (see sched.MultiWaiter).
+func (x *waiterDone[T]) Objects() []uint32 { return nil }
 
 // bufferWait is the Waiter of operations on buffered channels, which need no
 // partner.
@@ -202,7 +236,7 @@ func (c *Chan[T]) Send(v T) {
 			s.send(v, nil) // to the first waiting receiver, or a panic
 			return
 		}
-		w := &waiter[T]{sel: &selection{}, val: v}
+		w := &waiter[T]{sel: &selection{owner: g}, val: v}
 		s.enqueue(&s.sendq, w)
 		g.Park(opSend, s.id, &waiterDone[T]{s, w})
 		s.dequeue(&s.sendq, w)
@@ -250,7 +284,7 @@ func (c *Chan[T]) RecvOK() (v T, ok bool) {
 			if s.canRecv(nil) {
 				v, ok = s.recv(nil) // from the first waiting sender, or closed
 			} else {
-				w := &waiter[T]{sel: &selection{}}
+				w := &waiter[T]{sel: &selection{owner: g}}
 				s.enqueue(&s.recvq, w)
 				g.Park(opRecv, s.id, &waiterDone[T]{s, w})
 				s.dequeue(&s.recvq, w)
@@ -284,6 +318,8 @@ func (c *Chan[T]) Close() {
 			panic("close of closed channel")
 		}
 		s.closed = true
+		wakeAll(s.recvq)
+		wakeAll(s.sendq)
 		return
 	}
 	if t != nil {

@@ -82,6 +82,7 @@ func (m *Mutex) TryLock() bool {
 		s := stateOf(&m.st, g)
 		g.Step(opTryLock, s.id, nil)
 		if s.locked {
+			g.Polled()
 			return false
 		}
 		s.locked = true

@@ -53,7 +53,10 @@ func (o *Once) doSlow(f func()) {
 			g.Park(opOnce, s.id, (*finished)(s))
 		default:
 			s.running = true
-			defer func() { s.running, s.done = false, true }()
+			defer func() {
+				s.running, s.done = false, true
+				g.Touch(s.id) // after f's events: its waiters look again
+			}()
 			f()
 		}
 		return

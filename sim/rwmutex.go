@@ -67,6 +67,7 @@ func (rw *RWMutex) TryLock() bool {
 		s := stateOf(&rw.st, g)
 		g.Step(opRWTryLock, s.id, nil)
 		if s.writer || s.readers > 0 {
+			g.Polled()
 			return false
 		}
 		s.writer = true
@@ -149,6 +150,7 @@ func (rw *RWMutex) TryRLock() bool {
 		s := stateOf(&rw.st, g)
 		g.Step(opTryRLock, s.id, nil)
 		if s.writer {
+			g.Polled()
 			return false
 		}
 		s.readers++

@@ -87,6 +87,7 @@ func deliver(g *sched.G, c *Chan[time.Time]) func() {
 	return func() {
 		if len(s.buf) == 0 {
 			s.buf = append(s.buf, g.Now())
+			g.Touch(s.id)
 		}
 	}
 }
@@ -156,8 +157,16 @@ func (t *Timer) Reset(d time.Duration) bool {
 // Reset do.
 func (t *Timer) drain(g *sched.G) {
 	if t.C != nil {
-		s := t.C.state(g)
+		drain(g, t.C)
+	}
+}
+
+// drain empties the buffer of a timer's channel c.
+func drain(g *sched.G, c *Chan[time.Time]) {
+	s := c.state(g)
+	if len(s.buf) > 0 {
 		s.buf = s.buf[:0]
+		g.Touch(s.id)
 	}
 }
 
@@ -211,8 +220,7 @@ func (tk *Ticker) Stop() {
 		if g := current(); g != nil {
 			g.Step(opTimerStop, 0, nil)
 			tk.ctl.Stop()
-			s := tk.C.state(g)
-			s.buf = s.buf[:0]
+			drain(g, tk.C)
 		}
 		return
 	}
@@ -233,8 +241,7 @@ func (tk *Ticker) Reset(d time.Duration) {
 			g.Step(opTimerReset, 0, nil)
 			tk.period = d
 			tk.ctl.Reset(d)
-			s := tk.C.state(g)
-			s.buf = s.buf[:0]
+			drain(g, tk.C)
 		}
 		return
 	}

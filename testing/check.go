@@ -161,6 +161,9 @@ func exploreTest(t *testing.T, body func(*T), cfg *config) {
 	for _, n := range x.notes {
 		t.Logf("weft: %s", n)
 	}
+	if len(x.kept) > 0 {
+		t.Log(keptRunning(x.kept))
+	}
 	for _, l := range x.lost {
 		if x.finding == nil || x.finding.Crash == nil || !strings.Contains(l, x.finding.Crash.Output) {
 			t.Logf("weft: %s", strings.TrimRight(l, "\n"))

@@ -15,7 +15,8 @@ import (
 type Finding struct {
 	// Failure is what went wrong in the minimized execution.
 	Failure *sched.Failure
-	// Executions counts the executions explored, the failing one included.
+	// Executions counts the executions explored, the failing one included
+	// (every one, for a failure that does not replay).
 	Executions int
 	// Found is the failing execution as exploration found it.
 	Found *explore.Finding
@@ -72,6 +73,7 @@ type exploration struct {
 	first      *output // what execution 0 wrote
 	lost       []string
 	notes      []string
+	kept       []sched.Waiting // goroutines that kept running after the test returned
 }
 
 // find runs the pipeline: explore, and judge each failing execution in
@@ -100,7 +102,7 @@ func find(body func(*T), cfg *config, progress func(time.Duration, int)) (explor
 		return true
 	}
 	sum, err := explore.Run(wrap(body, cfg, &last), ec)
-	x.executions, x.lost, x.notes = sum.Executions, sum.Lost, sum.Notes
+	x.executions, x.lost, x.notes, x.kept = sum.Executions, sum.Lost, sum.Notes, sum.KeptRunning
 	if err != nil {
 		return x, err
 	}
@@ -111,6 +113,7 @@ func find(body func(*T), cfg *config, progress func(time.Duration, int)) (explor
 	case len(rejected) > 0:
 		x.finding = rejected[0]
 		x.finding.Unreplayed = rejected[1:]
+		x.finding.Executions = sum.Executions // every one ran: none replayed
 	}
 	return x, nil
 }

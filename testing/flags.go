@@ -24,6 +24,8 @@ var (
 	flagWorkers      = flag.Int("explore.workers", 0, "weft: with -explore, worker processes that run executions in parallel, one at a time each (default GOMAXPROCS; 1: the test process alone)")
 	flagBlockTimeout = flag.Duration("explore.blocktimeout", sched.DefaultBlockTimeout, "weft: how long a controlled goroutine may block outside weft's control before the execution fails")
 	flagMaxSteps     = flag.Int("explore.maxsteps", sched.DefaultMaxSteps, "weft: events per execution before it fails as a runaway")
+	flagLag          = flag.Duration("explore.lag", explore.DefaultLag, "weft: how far ahead of the work the clock may run, firing timers while goroutines that could run have not (0: only when due)")
+	flagStrictLeaks  = flag.Bool("explore.strictleaks", false, "weft: fail a test whose goroutines kept running after it returned, as goleak would")
 
 	flagRecord        = flag.String("record", "", "weft: run the test free (truly parallel) and record each run with this recorder: "+strings.Join(record.Algorithms(), ", ")+"; a failing run is replayed from its log, minimized and saved")
 	flagRecordRuns    = flag.Int("record.runs", defaultRuns, "weft: with -record, free runs at most")

@@ -36,6 +36,24 @@ func MaxSteps(n int) Option { return func(c *config) { c.maxSteps = n } }
 // fails (default sched.DefaultBlockTimeout).
 func BlockTimeout(d time.Duration) Option { return func(c *config) { c.blockTimeout = d } }
 
+// Lag sets the largest lag an execution may draw: how far ahead of the
+// work the clock may run, firing timeouts and ending sleeps while
+// goroutines that could run have not (default explore.DefaultLag; 0 fires
+// timers only when they are due).
+func Lag(d time.Duration) Option {
+	return func(c *config) {
+		c.lag = d
+		if d <= 0 {
+			c.lag = -1
+		}
+	}
+}
+
+// StrictLeaks makes goroutines that kept running after the test body
+// returned (a loop on a ticker, say) a failure, as goleak would; by default
+// they are a line in the log, as under go test.
+func StrictLeaks() Option { return func(c *config) { c.strictLeaks = true } }
+
 // CorpusDir sets the directory of the test's saved schedules (default
 // testdata/weft/<TestName>).
 func CorpusDir(dir string) Option { return func(c *config) { c.dir = dir } }
@@ -54,6 +72,9 @@ type config struct {
 	seedSet      bool
 	maxSteps     int
 	blockTimeout time.Duration
+	lag          time.Duration // explore.Config.Lag
+	strictLeaks  bool
+	epoch        time.Time // the virtual clock's start, shared by the test's executions
 	dir          string
 	command      string // the command that replays a saved entry: "go test", or "weft test" for instrumented tests
 	inline       bool   // explore in the test itself, not a subtest: for instrumented tests
@@ -78,6 +99,10 @@ const defaultIterations = 100
 
 func newConfig(name string, opts []Option, useFlags bool) (*config, error) {
 	c := &config{
+		// One virtual epoch for all the test's executions and replays,
+		// so that they agree on absolute times, and later than any time
+		// taken before the test (package init, earlier tests).
+		epoch:        time.Now(),
 		name:         name,
 		iterations:   defaultIterations,
 		strategy:     explore.DefaultStrategy,
@@ -109,6 +134,12 @@ func newConfig(name string, opts []Option, useFlags bool) (*config, error) {
 		}
 		if set["explore.maxsteps"] {
 			c.maxSteps = *flagMaxSteps
+		}
+		if set["explore.lag"] {
+			Lag(*flagLag)(c)
+		}
+		if set["explore.strictleaks"] {
+			c.strictLeaks = *flagStrictLeaks
 		}
 		if set["explore.iters"] && !set["explore.time"] {
 			c.exploreTime = 0
@@ -145,7 +176,8 @@ func newConfig(name string, opts []Option, useFlags bool) (*config, error) {
 }
 
 func (c *config) schedOptions() sched.Options {
-	return sched.Options{MaxSteps: c.maxSteps, BlockTimeout: c.blockTimeout, Name: c.name}
+	return sched.Options{MaxSteps: c.maxSteps, BlockTimeout: c.blockTimeout, Name: c.name,
+		Epoch: c.epoch, StrictLeaks: c.strictLeaks}
 }
 
 // exploreConfig is the exploration budget: -explore's, or plain go test's
@@ -155,6 +187,7 @@ func (c *config) exploreConfig() explore.Config {
 		Strategy: c.strategy,
 		Seed:     c.seed,
 		Depth:    c.depth,
+		Lag:      c.lag,
 		Options:  c.schedOptions(),
 	}
 	if c.explore {

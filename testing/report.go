@@ -67,6 +67,16 @@ func report(f *Finding, cfg *config, saved string, saveErr error) string {
 	return b.String()
 }
 
+// keptRunning says which goroutines kept running after the test returned.
+func keptRunning(ws []sched.Waiting) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "weft: %d goroutine%s kept running after the test returned (not a failure; -explore.strictleaks makes it one):", len(ws), plural(len(ws)))
+	for _, w := range ws {
+		fmt.Fprintf(&b, "\n  goroutine %s in %s at %s", w.Goroutine, w.Op, orDash(w.Site))
+	}
+	return b.String()
+}
+
 func writeRecording(b *strings.Builder, rc *Recording) {
 	fmt.Fprintf(b, "weft: recorded run %d of at most %d failed under the Go scheduler (recorder %s: %d events, %d log bytes)\n", rc.Run, rc.Runs, rc.Algorithm, rc.Events, rc.Bytes)
 	fmt.Fprintf(b, "  recorded failure: %s\n", rc.Failure.Summary())
@@ -116,9 +126,15 @@ func show(t *testing.T, out *output, failing bool) {
 			})
 		case it.error && failing:
 		default:
-			io.WriteString(w, strings.ReplaceAll(it.line, "\n", "\n    ")+"\n")
+			writeLine(w, it.line)
 		}
 	}
+}
+
+// writeLine writes a log line as testing.T.Log does: the lines after the
+// first indented once more.
+func writeLine(w io.Writer, line string) {
+	io.WriteString(w, strings.ReplaceAll(line, "\n", "\n    ")+"\n")
 }
 
 func showSub(t *testing.T, out *output) {
@@ -129,7 +145,7 @@ func showSub(t *testing.T, out *output) {
 			t.Run(sub.name, func(t *testing.T) { showSub(t, sub) })
 			continue
 		}
-		io.WriteString(w, strings.ReplaceAll(it.line, "\n", "\n    ")+"\n")
+		writeLine(w, it.line)
 	}
 	if out.failed {
 		t.Fail()
@@ -145,7 +161,11 @@ func writeFailure(b *strings.Builder, f *sched.Failure, more []*sched.Failure) {
 	case sched.Deadlock:
 		fmt.Fprintf(b, "  failure: deadlock: no goroutine can run\n")
 	case sched.Leak:
-		fmt.Fprintf(b, "  failure: leak: the test returned while goroutines remain blocked\n")
+		if f.Running {
+			fmt.Fprintf(b, "  failure: leak: the test returned while goroutines kept running\n")
+		} else {
+			fmt.Fprintf(b, "  failure: leak: the test returned while goroutines remain blocked\n")
+		}
 	default:
 		fmt.Fprintf(b, "  failure: %s\n", f.Summary())
 	}
@@ -160,7 +180,14 @@ func writeFailure(b *strings.Builder, f *sched.Failure, more []*sched.Failure) {
 		if w.Goroutine == "" {
 			who = "goroutine (plain go statement)"
 		}
-		fmt.Fprintf(b, "    %s blocked in %s at %s\n", who, w.Op, orDash(w.Site))
+		how := "blocked in"
+		switch {
+		case f.Kind == sched.Runaway || f.Running:
+			how = "in"
+		case w.Polling:
+			how = "polling in vain in"
+		}
+		fmt.Fprintf(b, "    %s %s %s at %s\n", who, how, w.Op, orDash(w.Site))
 		if w.Stack != "" {
 			writeIndented(b, "      ", w.Stack)
 		}
@@ -197,8 +224,12 @@ func writeTimeline(b *strings.Builder, r *sched.Result) {
 		if !ok {
 			continue
 		}
-		fmt.Fprintf(b, "  preemption %d of %d: goroutine %s was about to %s at %s; goroutine %s ran instead:\n",
-			i+1, len(preempts), c.G, r.Trace[k].Op, orDash(r.Trace[k].Site), c.Next)
+		instead := "goroutine " + c.Next + " ran instead"
+		if c.Next == sched.Clock.ID() {
+			instead = "the clock moved on instead (a timer fired before it was due)"
+		}
+		fmt.Fprintf(b, "  preemption %d of %d: goroutine %s was about to %s at %s; %s:\n",
+			i+1, len(preempts), c.G, r.Trace[k].Op, orDash(r.Trace[k].Site), instead)
 		end := k + 1
 		for end < len(r.Trace) && end < k+8 && r.Trace[end].G != c.G {
 			end++

@@ -37,6 +37,7 @@ var plainBugs = map[string]string{
 	"timeout":    "error",
 	"ctxleak":    "leak",
 	"constructs": "error",
+	"timing":     "error",
 }
 
 // TestWeftTest explores packages written with plain Go through weft test:
