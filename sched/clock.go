@@ -28,6 +28,8 @@ type Timer struct {
 // it may change the state of primitives and start goroutines (with G.Spawn
 // on the timer's owner) but must not call Step. A nil fire only wakes the
 // clock: a sleeper steps with the timer as its Waiter.
+//
+//go:norace
 func (g *G) NewTimer(d time.Duration, fire func()) *Timer {
 	c := g.c
 	c.tseq++
@@ -37,6 +39,8 @@ func (g *G) NewTimer(d time.Duration, fire func()) *Timer {
 }
 
 // Stop cancels the timer; it reports whether the timer was pending.
+//
+//go:norace
 func (t *Timer) Stop() bool {
 	if t.index < 0 {
 		return false
@@ -47,6 +51,8 @@ func (t *Timer) Stop() bool {
 
 // Reset stops the timer and sets it again to fire d from now; it reports
 // whether the timer was pending.
+//
+//go:norace
 func (t *Timer) Reset(d time.Duration) bool {
 	was := t.Stop()
 	c := t.c
@@ -65,10 +71,14 @@ func (t *Timer) Ready() bool { return t.c.now >= t.when }
 
 // Spawn starts f as a new controlled goroutine, a child of g, without an
 // event of g: for timers that fire (time.AfterFunc). Everything else uses Go.
+//
+//go:norace
 func (g *G) Spawn(f func()) { g.c.spawn(g, f) }
 
 // advance moves the clock to the earliest pending timer and fires every
 // timer due then. It reports false if no timer is pending.
+//
+//go:norace
 func (c *Controller) advance() bool {
 	if len(c.timers) == 0 {
 		return false
@@ -93,15 +103,21 @@ func (h timerHeap) Less(i, j int) bool {
 	}
 	return h[i].seq < h[j].seq
 }
+
+//go:norace
 func (h timerHeap) Swap(i, j int) {
 	h[i], h[j] = h[j], h[i]
 	h[i].index, h[j].index = i, j
 }
+
+//go:norace
 func (h *timerHeap) Push(x any) {
 	t := x.(*Timer)
 	t.index = len(*h)
 	*h = append(*h, t)
 }
+
+//go:norace
 func (h *timerHeap) Pop() any {
 	old := *h
 	t := old[len(old)-1]

@@ -30,6 +30,8 @@ import (
 	"time"
 
 	"github.com/weftdev/weft/internal/gls"
+	"github.com/weftdev/weft/internal/race"
+	"github.com/weftdev/weft/internal/racereport"
 )
 
 // Defaults for Options.
@@ -96,6 +98,8 @@ type Digest struct {
 }
 
 // Add chains one more value into d.
+//
+//go:norace
 func (d *Digest) Add(v uint64) {
 	if d.Reads == 0 {
 		d.Hash = 14695981039346656037
@@ -130,6 +134,7 @@ type Controller struct {
 	obs   Observer // strat, if it observes
 	opts  Options
 	label string // pprof label value identifying the execution
+	seq   uint64 // the execution's number in the process
 
 	root     *G
 	all      []*G     // every goroutine, in creation order
@@ -161,6 +166,12 @@ type Controller struct {
 	escMu   sync.Mutex // guards escapes: written by goroutines that are not controlled
 	escapes []*Failure
 	created uint64 // goroutines the process had created when the execution started
+
+	// Under the race detector (see race.go):
+	adv      *adviser            // the strategy's goroutine (see adviser.go)
+	raceLog  *racereport.Session // its reports
+	raceSeen int                 // its count of reports, as last checked
+	raceJoin byte                // the address every goroutine's exit releases
 }
 
 // choice is a Choice as recorded during the execution: compact and without
@@ -202,6 +213,7 @@ type G struct {
 	done     bool
 	wake     chan struct{}
 	bind     gls.Binding
+	site     string // the pending operation's site, if the execution is traced
 }
 
 // ID returns the goroutine's lineage: "0" is the root, "0.2" the root's
@@ -222,6 +234,10 @@ func (g *G) Events() int { return g.n }
 // the goroutine's same operation.
 func (g *G) Ops() int { return g.ops }
 
+// Site returns the file:line of the user code that performs the goroutine's
+// pending operation, if the execution is traced (Options.Trace); "" if not.
+func (g *G) Site() string { return g.site }
+
 // Op returns the goroutine's pending operation.
 func (g *G) Op() *Op { return g.op }
 
@@ -231,6 +247,8 @@ func (g *G) Obj() uint32 { return g.obj }
 
 // Observe chains a value the goroutine read (a digest of it) into the
 // goroutine's Digest; replays compare them with the recorded run's.
+//
+//go:norace
 func (g *G) Observe(v uint64) { g.reads.Add(v) }
 
 // Cases returns the case indices a select is choosing among, during a call
@@ -252,28 +270,40 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 		opts.BlockTimeout = DefaultBlockTimeout
 	}
 	obs, _ := strategy.(Observer)
+	seq := execSeq.Add(1)
 	c := &Controller{
 		strat: strategy,
 		obs:   obs,
 		opts:  opts,
-		label: strconv.FormatUint(execSeq.Add(1), 10),
+		label: strconv.FormatUint(seq, 10),
+		seq:   seq,
 		hash:  14695981039346656037,
 		done:  make(chan struct{}),
 	}
 	if opts.Trace {
 		c.trace = make([]tracePoint, 0, 256)
 	}
+	if race.Enabled {
+		c.startAdviser()
+		c.raceBegin()
+	}
 	c.created = goroutinesCreated()
 	c.root = c.newG(nil)
 	c.cur.Store(c.root)
 	go c.goroutine(c.root, body)
 	c.root.wake <- struct{}{}
-	if blocked := c.watch(); blocked != nil {
+	blocked := c.watch()
+	if race.Enabled {
+		c.stopAdviser()
+		c.raceFinish(blocked != nil)
+	}
+	if blocked != nil {
 		return blocked
 	}
 	return c.result()
 }
 
+//go:norace
 func (c *Controller) newG(parent *G) *G {
 	g := &G{c: c, idx: len(c.all), wake: make(chan struct{})}
 	if parent == nil {
@@ -284,14 +314,18 @@ func (c *Controller) newG(parent *G) *G {
 	}
 	c.all = append(c.all, g)
 	c.live = append(c.live, g)
-	c.strat.Spawned(g)
+	c.spawned(g)
 	return g
 }
 
 // goroutine is the body of every controlled goroutine.
+//
+//go:norace
 func (c *Controller) goroutine(g *G, f func()) {
 	g.bind = gls.Bind(g, "weft.exec", c.label, "weft.test", c.opts.Name, "weft.g", g.id)
+	race.Disable()
 	<-g.wake
+	race.Enable()
 	if c.aborting {
 		c.exit(g)
 		return
@@ -308,10 +342,15 @@ func (c *Controller) goroutine(g *G, f func()) {
 		}
 		c.exit(g)
 	}()
-	f()
+	if race.Enabled {
+		raceChain(raceMark(c, g), raceIndexBits+raceSeqBits, f)
+	} else {
+		f()
+	}
 	normal = true
 }
 
+//go:norace
 func (c *Controller) panicked(g *G, r any) {
 	site, stack := userSite(string(debug.Stack()))
 	msg := fmt.Sprint(r)
@@ -364,6 +403,8 @@ func (c *Controller) escaped(g *G) {
 // Once the execution is aborting, Step returns at once if w is ready, and
 // otherwise ends the goroutine (runtime.Goexit), so that deferred calls run
 // but nothing blocks.
+//
+//go:norace
 func (g *G) Step(op *Op, obj uint32, w Waiter) {
 	g.ops++
 	g.c.step(g, op, obj, w, false)
@@ -372,16 +413,25 @@ func (g *G) Step(op *Op, obj uint32, w Waiter) {
 // Park is a scheduling point in the middle of the operation g began at its
 // last Step: g waits for w, as a WaitGroup.Wait that finds the counter
 // above zero does. It is an event, but not a new operation.
+//
+//go:norace
 func (g *G) Park(op *Op, obj uint32, w Waiter) {
 	g.c.step(g, op, obj, w, false)
 }
 
 // Yield is a scheduling point at which g asks to let other goroutines run.
+//
+//go:norace
 func (g *G) Yield(op *Op) {
 	g.ops++
 	g.c.step(g, op, 0, nil, true)
 }
 
+// step is a scheduling point. Under the race detector, everything from the
+// check for races to the return is hidden from it (race.Disable): the
+// decision, the handoff to the next goroutine, and the wait for the baton.
+//
+//go:norace
 func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, yield bool) {
 	if c.abandoned.Load() {
 		runtime.Goexit()
@@ -397,8 +447,13 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, yield bool) {
 	c.mix(uint64(g.idx)<<32 ^ uint64(obj))
 	c.mix(op.hash)
 	if c.trace != nil {
-		c.trace = append(c.trace, tracePoint{g: g, n: g.n, ops: g.ops, op: op, obj: obj, site: CallerSite(1)})
+		g.site = CallerSite(1)
+		c.trace = append(c.trace, tracePoint{g: g, n: g.n, ops: g.ops, op: op, obj: obj, site: g.site})
 	}
+	if race.Enabled && c.raceCheck(g) {
+		runtime.Goexit()
+	}
+	race.Disable()
 	// Publishes the controller state to the watchdog, and tells it the
 	// execution moves.
 	c.progress.Add(1)
@@ -409,36 +464,57 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, yield bool) {
 	next := c.decide(g)
 	g.yield = false
 	if next == nil {
-		runtime.Goexit()
+		goexit()
 	}
 	if next != g {
 		c.handoff(next)
 		<-g.wake
 		if c.aborting {
-			runtime.Goexit()
+			goexit()
 		}
 	}
 	g.wait = nil
+	race.Enable()
+}
+
+// inTheOpen shows the race detector the synchronization of the calling
+// goroutine again, inside a step, until race.Disable: for describing a
+// failure, once the execution is over, with library code that synchronizes
+// (fmt, the goroutine profile). Whatever the goroutine learns then does not
+// matter any more.
+func inTheOpen() { race.Enable() }
+
+// goexit ends the calling goroutine from inside a step, showing the race
+// detector its synchronization again first.
+func goexit() {
+	race.Enable()
+	runtime.Goexit()
 }
 
 // runaway ends an execution that exceeded its step budget. Once the body
 // has returned, goroutines that never stop are leaks: a loop on a ticker,
 // say.
+//
+//go:norace
 func (c *Controller) runaway(g *G) {
 	f := &Failure{Kind: Runaway, Goroutine: g.id, Site: CallerSite(3),
 		Message: "the execution exceeded " + strconv.Itoa(c.opts.MaxSteps) + " events (a livelock, or a loop that never ends?)"}
 	if c.rootDone {
+		inTheOpen()
 		f = &Failure{Kind: Leak, Waiting: c.waiting(),
 			Message: "the test returned, and goroutines kept running for " + strconv.Itoa(c.opts.MaxSteps) + " events"}
+		race.Disable()
 	}
 	c.fail(f)
 	c.aborting = true
-	runtime.Goexit()
+	goexit()
 }
 
 // decide picks the goroutine to run after g's current event (or exit).
 // It returns nil when nothing can run any more: the failure is recorded
 // and the execution is aborting.
+//
+//go:norace
 func (c *Controller) decide(g *G) *G {
 	en := c.enabledSet()
 	for len(en) == 0 {
@@ -450,22 +526,18 @@ func (c *Controller) decide(g *G) *G {
 	}
 	def := defaultNext(g, en)
 	if len(en) == 1 {
-		if c.obs != nil {
-			c.obs.Ran(en[0])
-		}
+		c.ran(en[0])
 		return en[0]
 	}
 	c.decisions++
 	d := &c.decision // reused: a Decision passed to an interface would escape
 	*d = Decision{Current: g, Enabled: en, Default: def, Yield: g.yield, Step: c.steps, Index: c.decisions}
-	next := c.strat.Next(d)
+	next := c.next(d)
 	if !contains(en, next) {
 		panic("weft: strategy chose a goroutine that is not enabled")
 	}
 	c.mix(uint64(next.idx))
-	if c.obs != nil {
-		c.obs.Ran(next)
-	}
+	c.ran(next)
 	if next != def {
 		op := g.op
 		if g.done {
@@ -476,6 +548,7 @@ func (c *Controller) decide(g *G) *G {
 	return next
 }
 
+//go:norace
 func (c *Controller) enabledSet() []*G {
 	en := c.enabled[:0]
 	for _, h := range c.live {
@@ -510,6 +583,7 @@ func contains(gs []*G, g *G) bool {
 	return false
 }
 
+//go:norace
 func (c *Controller) handoff(next *G) {
 	c.cur.Store(next) // also tells the watchdog the execution moves
 	next.wake <- struct{}{}
@@ -517,12 +591,14 @@ func (c *Controller) handoff(next *G) {
 
 // Choose returns a value in [0, n) decided by the strategy, as part of g's
 // current event: sim.Intn and select use it.
+//
+//go:norace
 func (g *G) Choose(n int) int {
 	c := g.c
 	if n <= 1 || c.aborting {
 		return 0
 	}
-	v := c.strat.Choose(g, n)
+	v := c.choose(g, n)
 	if v < 0 || v >= n {
 		panic("weft: strategy chose a value out of range")
 	}
@@ -535,6 +611,8 @@ func (g *G) Choose(n int) int {
 
 // ChooseCase returns one of cases, the indices of a select's ready cases,
 // decided by the strategy, which can read them with G.Cases during the call.
+//
+//go:norace
 func (g *G) ChooseCase(cases []int) int {
 	g.cases = cases
 	i := g.Choose(len(cases))
@@ -549,6 +627,7 @@ func (g *G) Go(op *Op, f func()) {
 	g.c.spawn(g, f)
 }
 
+//go:norace
 func (c *Controller) spawn(parent *G, f func()) *G {
 	child := c.newG(parent)
 	c.mix(uint64(child.idx) << 16)
@@ -558,6 +637,8 @@ func (c *Controller) spawn(parent *G, f func()) *G {
 
 // NewObject numbers an object (a mutex, a channel, ...) at its first use in
 // the execution. Numbers are part of the trace and of the event hash.
+//
+//go:norace
 func (g *G) NewObject() uint32 {
 	g.c.objects++
 	return g.c.objects
@@ -565,18 +646,25 @@ func (g *G) NewObject() uint32 {
 
 // exit ends goroutine g, on g, and passes the baton on.
 func (c *Controller) exit(g *G) {
+	if race.Enabled {
+		c.raceExit(g)
+	}
+	race.Disable()
+	c.leave(g)
+	race.Enable()
+}
+
+// leave is exit's work, hidden from the race detector.
+//
+//go:norace
+func (c *Controller) leave(g *G) {
 	g.bind.Release()
 	if c.abandoned.Load() {
 		return
 	}
 	g.done = true
 	g.wait = nil
-	for i, h := range c.live {
-		if h == g {
-			c.live = append(c.live[:i], c.live[i+1:]...)
-			break
-		}
-	}
+	c.live = without(c.live, g)
 	if g == c.root {
 		c.rootDone = true
 	}
@@ -602,9 +690,31 @@ func (c *Controller) exit(g *G) {
 	c.handoff(c.live[0])
 }
 
+// without removes g from gs, in place, keeping the order. It writes element
+// by element: append(gs[:i], gs[i+1:]...) would copy with runtime.slicecopy,
+// which the race detector instruments whatever the caller.
+//
+//go:norace
+func without(gs []*G, g *G) []*G {
+	for i, h := range gs {
+		if h == g {
+			for ; i+1 < len(gs); i++ {
+				gs[i] = gs[i+1]
+			}
+			gs[i] = nil
+			return gs[:i]
+		}
+	}
+	return gs
+}
+
 // stalled records why no goroutine can run: a deadlock, or a leak if the
 // test body has returned.
+//
+//go:norace
 func (c *Controller) stalled() {
+	inTheOpen()
+	defer race.Disable()
 	f := &Failure{Kind: Deadlock, Waiting: c.waiting()}
 	if c.rootDone {
 		f.Kind = Leak
@@ -616,6 +726,12 @@ func (c *Controller) stalled() {
 
 // waiting describes every live goroutine: its pending operation, and where
 // it is.
+//
+// Its callers run inside a step, hidden from the race detector, but call it
+// in the open (see inTheOpen): the goroutine profile's labels, like fmt's
+// printers, are ordered by synchronization the race detector must see.
+//
+//go:norace
 func (c *Controller) waiting() []Waiting {
 	stacks := goroutineStacks(c.label)
 	ws := make([]Waiting, 0, len(c.live))
@@ -631,17 +747,22 @@ func (c *Controller) waiting() []Waiting {
 
 // Fail records a failure of the execution; the first one is the Result's
 // Failure. It must be called from the running goroutine.
+//
+//go:norace
 func (g *G) Fail(f *Failure) { g.c.fail(f) }
 
 // Abort ends the execution after a failure: the calling goroutine exits
 // (runtime.Goexit), and every other goroutine exits as soon as it is woken.
 // Deferred calls run; weft operations in them that would block end their
 // goroutine instead.
+//
+//go:norace
 func (g *G) Abort() {
 	g.c.aborting = true
 	runtime.Goexit()
 }
 
+//go:norace
 func (c *Controller) fail(f *Failure) {
 	if c.failure == nil {
 		c.failure = f
@@ -672,6 +793,7 @@ type chunks[T any] struct {
 	last []T
 }
 
+//go:norace
 func (l *chunks[T]) add(x T) {
 	if len(l.last) == cap(l.last) {
 		if l.last != nil {
@@ -695,6 +817,7 @@ func (l *chunks[T]) each(f func(*T)) {
 	}
 }
 
+//go:norace
 func (c *Controller) mix(v uint64) {
 	c.hash ^= v
 	c.hash *= 1099511628211

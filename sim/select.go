@@ -182,6 +182,7 @@ type selectReady struct {
 	cases []controlledCase
 }
 
+//go:norace
 func (w *selectReady) Ready() bool {
 	if w.sel.done {
 		return true
@@ -245,7 +246,10 @@ func selectControlled(g *sched.G, cases []Case, def int) int {
 }
 
 // readyCases appends to ready the indices of the cases of ctl that can
-// proceed now.
+// proceed now. The strategy reads them (sched.G.Cases), on its own
+// goroutine under the race detector: they are written uninstrumented.
+//
+//go:norace
 func readyCases(ctl []controlledCase, sel *selection, ready []int) []int {
 	for i, c := range ctl {
 		if c != nil && c.ready(sel) {
@@ -329,6 +333,7 @@ type chanCase[T any] struct {
 	g *sched.G
 }
 
+//go:norace
 func (x *chanCase[T]) queue(sel *selection, idx int) {
 	if x.s.cap > 0 {
 		return // buffered channels need no partner
@@ -339,8 +344,10 @@ func (x *chanCase[T]) queue(sel *selection, idx int) {
 	} else {
 		x.s.enqueue(&x.s.recvq, x.w)
 	}
+	waitArrive(x.w)
 }
 
+//go:norace
 func (x *chanCase[T]) unqueue() {
 	if x.w == nil {
 		return
@@ -352,6 +359,7 @@ func (x *chanCase[T]) unqueue() {
 	}
 }
 
+//go:norace
 func (x *chanCase[T]) ready(sel *selection) bool {
 	if x.c.dir == caseSend {
 		return x.s.canSend(sel)
@@ -359,6 +367,7 @@ func (x *chanCase[T]) ready(sel *selection) bool {
 	return x.s.canRecv(sel)
 }
 
+//go:norace
 func (x *chanCase[T]) commit(sel *selection) {
 	if x.c.dir == caseSend {
 		x.s.send(x.v, sel)
@@ -370,7 +379,9 @@ func (x *chanCase[T]) commit(sel *selection) {
 	deliverRecv(x.c, v, ok)
 }
 
+//go:norace
 func (x *chanCase[T]) completed() {
+	waitCompleted(x.w)
 	if x.c.dir == caseSend {
 		callFunc(x.c)
 		return

@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"sync"
 	"testing"
 	"time"
 
@@ -66,6 +67,7 @@ func TestVirtualElapsed(t *testing.T) {
 
 func TestVirtualSleepersWakeInOrder(t *testing.T) {
 	exploreAll(t, func(c *checker) {
+		var mu sync.Mutex // the sleepers are not ordered with each other
 		var order []string
 		var wg sim.WaitGroup
 		for _, s := range []struct {
@@ -77,7 +79,9 @@ func TestVirtualSleepersWakeInOrder(t *testing.T) {
 				if now := sim.Now(); !now.Equal(at(s.d)) {
 					c.Errorf("%s woke at %v, want %v", s.name, now.Sub(sched.Epoch), s.d)
 				}
+				mu.Lock()
 				order = append(order, s.name)
+				mu.Unlock()
 			})
 		}
 		wg.Wait()

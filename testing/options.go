@@ -6,6 +6,7 @@ import (
 
 	"github.com/weftdev/weft/corpus"
 	"github.com/weftdev/weft/explore"
+	"github.com/weftdev/weft/internal/race"
 	"github.com/weftdev/weft/sched"
 )
 
@@ -158,6 +159,11 @@ func (c *config) exploreConfig() explore.Config {
 		ec.Workers = c.workers
 		if ec.Workers <= 0 {
 			ec.Workers = explore.DefaultWorkers()
+		}
+		if race.Enabled {
+			// Executions in one process share the test's variables: under
+			// the race detector, two run at once would race for real.
+			ec.Workers = 1
 		}
 	} else {
 		ec.Iterations, ec.Workers = c.iterations, 1

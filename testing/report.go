@@ -66,7 +66,7 @@ func writeFailure(b *strings.Builder, f *sched.Failure, more []*sched.Failure) {
 	if strings.Contains(f.Message, "\n") && f.Kind != sched.Deadlock && f.Kind != sched.Leak {
 		writeIndented(b, "    ", f.Message)
 	}
-	if f.Stack != "" {
+	if f.Stack != "" && len(f.Accesses) == 0 {
 		writeIndented(b, "    ", f.Stack)
 	}
 	for _, w := range f.Waiting {
@@ -79,9 +79,36 @@ func writeFailure(b *strings.Builder, f *sched.Failure, more []*sched.Failure) {
 			writeIndented(b, "      ", w.Stack)
 		}
 	}
+	for i, a := range f.Accesses {
+		writeAccess(b, i, a)
+	}
 	for _, m := range more {
 		fmt.Fprintf(b, "  then: %s\n", m.Summary())
 	}
+}
+
+// writeAccess writes one side of a data race, the reported one (i == 0) or
+// the earlier one: how and by which goroutine it touched memory, and its
+// stack.
+func writeAccess(b *strings.Builder, i int, a sched.RaceAccess) {
+	what := a.Kind
+	if i > 0 {
+		what = "earlier " + a.Kind
+	}
+	who := "a goroutine outside the execution"
+	if a.Goroutine != "" {
+		who = "goroutine " + a.Goroutine
+	}
+	fmt.Fprintf(b, "    %s by %s", what, who)
+	if a.Started != "" {
+		fmt.Fprintf(b, " (started at %s)", a.Started)
+	}
+	b.WriteString(":\n")
+	if a.Stack == "" {
+		b.WriteString("      (the race detector could not restore its stack)\n")
+		return
+	}
+	writeIndented(b, "      ", a.Stack)
 }
 
 // writeTimeline writes the events around each preemption of a traced
