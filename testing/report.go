@@ -14,7 +14,9 @@ func report(f *Finding, command, saved string, saveErr error) string {
 	if rc := f.Recorded; rc != nil {
 		fmt.Fprintf(&b, "weft: recorded run %d of at most %d failed under the Go scheduler (recorder %s: %d events, %d log bytes)\n", rc.Run, rc.Runs, rc.Algorithm, rc.Events, rc.Bytes)
 		fmt.Fprintf(&b, "  recorded failure: %s\n", rc.Failure.Summary())
-		if rc.Faithful {
+		if f.Failure.Kind == sched.Race && rc.Failure.Kind != sched.Race {
+			fmt.Fprintf(&b, "  replayed from its log under the controller: the race detector reported a data race on the way\n")
+		} else if rc.Faithful {
 			fmt.Fprintf(&b, "  replayed from its log under the controller: same failure, every goroutine read the recorded values\n")
 		} else {
 			fmt.Fprintf(&b, "  replayed from its log under the controller: same failure, but departing from the recording:\n    %s\n", strings.Join(rc.Problems, "\n    "))
@@ -48,6 +50,9 @@ func report(f *Finding, command, saved string, saveErr error) string {
 	}
 	id := saved[strings.LastIndexAny(saved, `/\`)+1:]
 	fmt.Fprintf(&b, "  saved: %s\n", saved)
+	if f.Failure.Kind == sched.Race {
+		command += " -race" // only the race detector reports it
+	}
 	fmt.Fprintf(&b, "  replay: %s\n", replayCommand(command, f.Entry.Test, id))
 	return b.String()
 }
