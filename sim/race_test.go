@@ -439,11 +439,11 @@ func TestRacy(t *testing.T) {
 // TestRacesFound checks that each racy body is found as a data race, saved,
 // and replayed with the same race.
 func TestRacesFound(t *testing.T) {
-	var names []string
+	var tests []string
 	for _, c := range raceCases {
-		names = append(names, c.name)
+		tests = append(tests, "TestRacy/"+c.name)
 	}
-	racetest.Check(t, "TestRacy", names, "-explore.iters=2000")
+	racetest.Check(t, "^TestRacy$", tests, "-explore.iters=2000")
 }
 
 // Without the race detector, the racy bodies pass when their values do not

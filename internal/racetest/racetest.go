@@ -24,50 +24,52 @@ const childEnv = "WEFT_RACETEST"
 // run only there.
 func Child() bool { return os.Getenv(childEnv) != "" }
 
-// Check runs test (a test function of the calling package whose subtests
-// are named names, each a weft.Check of a racy body) in a child process,
-// exploring, and checks that each subtest found a data race and saved one
-// schedule for it; then runs it again, and checks that each saved schedule
-// replays with the same failure. It skips without the race detector.
-func Check(t *testing.T, test string, names []string, exploreArgs ...string) {
+// Check runs the tests matching pattern (test functions of the calling
+// package, or their subtests, each a weft.Check of a racy body) in a child
+// process, exploring, and checks that each of tests (their names, as
+// t.Name gives them) found a data race and saved one schedule for it; then
+// runs them again, and checks that each saved schedule replays with the
+// same failure. It returns the entries saved, by test. It skips without the
+// race detector.
+func Check(t *testing.T, pattern string, tests []string, exploreArgs ...string) map[string]*corpus.Entry {
 	t.Helper()
 	if !race.Enabled {
 		t.Skip("needs the race detector: go test -race")
 	}
 	dir := t.TempDir()
 	args := append([]string{"-explore", "-explore.workers=1"}, exploreArgs...)
-	out := run(t, dir, "^"+test+"$", args...)
-	failures := map[string]string{}
-	for _, name := range names {
-		sub := test + "/" + name
-		files, err := corpus.List(filepath.Join(dir, "testdata", "weft", test, name))
+	out := run(t, dir, pattern, args...)
+	entries := map[string]*corpus.Entry{}
+	paths := map[string]string{}
+	for _, test := range tests {
+		files, err := corpus.List(filepath.Join(dir, "testdata", "weft", filepath.FromSlash(test)))
 		if err != nil || len(files) != 1 || files[0].Err != nil {
-			t.Errorf("%s: want one saved schedule, got %v (%v)\n%s", sub, files, err, section(out, sub))
+			t.Errorf("%s: want one saved schedule, got %v (%v)\n%s", test, files, err, section(out, test))
 			continue
 		}
 		e := files[0].Entry
 		if kind, _, _ := strings.Cut(e.Signature, " "); kind != "race" {
-			t.Errorf("%s: saved for %q, want a race\n%s", sub, e.Failure, section(out, sub))
+			t.Errorf("%s: saved for %q, want a race\n%s", test, e.Failure, section(out, test))
 			continue
 		}
 		if !strings.Contains(out, "failure: "+e.Failure) {
-			t.Errorf("%s: the report does not name the failure saved, %q:\n%s", sub, e.Failure, section(out, sub))
+			t.Errorf("%s: the report does not name the failure saved, %q:\n%s", test, e.Failure, section(out, test))
 		}
-		failures[files[0].Path] = e.Failure
+		entries[test] = e
+		paths[test], _ = filepath.Rel(dir, files[0].Path)
 	}
 	if t.Failed() {
-		return
+		return nil
 	}
 	// Replayed, each saved schedule fails with the race it was saved for.
-	out = run(t, dir, "^"+test+"$")
-	for path, failure := range failures {
-		rel, _ := filepath.Rel(dir, path)
-		re := regexp.MustCompile(`the saved schedule ` + regexp.QuoteMeta(rel) + ` fails\n\s+failure: (.*)`)
-		m := re.FindStringSubmatch(out)
-		if m == nil || m[1] != failure {
-			t.Errorf("%s: replayed, want the failure %q, got %q:\n%s", rel, failure, m, out)
+	out = run(t, dir, pattern)
+	for test, path := range paths {
+		re := regexp.MustCompile(`the saved schedule ` + regexp.QuoteMeta(path) + ` fails\n\s+failure: (.*)`)
+		if m := re.FindStringSubmatch(out); m == nil || m[1] != entries[test].Failure {
+			t.Errorf("%s: replayed, want the failure %q, got %q:\n%s", path, entries[test].Failure, m, out)
 		}
 	}
+	return entries
 }
 
 // run runs the tests matching pattern in a child process in dir, and
