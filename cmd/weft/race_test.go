@@ -1,10 +1,13 @@
 package main
 
 import (
+	"io"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/weftdev/weft/corpus"
 )
@@ -83,4 +86,41 @@ func TestWeftTestRace(t *testing.T) {
 	if code != 0 || strings.Count(out, "was saved for a data race") != len(plainRaces) {
 		t.Errorf("weft test without -race: exit %d\n%s", code, out)
 	}
+}
+
+// BenchmarkWeftTestRace measures weft test -race against go test -race of
+// the same tests (testdata/plain/races, the synchronized ones: each explores
+// 100 executions under weft test), both run in each iteration, weft's
+// cache warm:
+//
+//	go test -run XXX -bench WeftTestRace -benchtime 5x ./cmd/weft
+func BenchmarkWeftTestRace(b *testing.B) {
+	dir := plainModule(b)
+	b.Setenv("GOFLAGS", "-mod=mod")
+	args := []string{"-race", "-count=1", "-run", "TestSync", "./races"}
+	goTest := func() time.Duration {
+		start := time.Now()
+		cmd := exec.Command("go", append([]string{"test"}, args...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("go test: %v\n%s", err, out)
+		}
+		return time.Since(start)
+	}
+	weftTest := func() time.Duration {
+		start := time.Now()
+		if code, err := runTest(dir, args, io.Discard, io.Discard); err != nil || code != 0 {
+			b.Fatalf("weft test: exit %d, %v", code, err)
+		}
+		return time.Since(start)
+	}
+	goTest()
+	weftTest()
+	b.ResetTimer()
+	var plain, weft time.Duration
+	for range b.N {
+		weft += weftTest()
+		plain += goTest()
+	}
+	b.ReportMetric(float64(weft)/float64(plain), "weft/go")
 }
