@@ -45,8 +45,8 @@ func parseChoice(line string) (sched.Choice, string) {
 			return c, fmt.Sprintf("%s: want -> after %s, got %s", verb, fs[1].s, quote(fs[2].s))
 		}
 		c.Next = fs[3].s
-		if !isLineage(c.Next) {
-			return c, fmt.Sprintf("%s: next goroutine %s is not a lineage like 0.2.1", verb, quote(c.Next))
+		if !isLineage(c.Next) && c.Next != sched.Clock.ID() {
+			return c, fmt.Sprintf("%s: next goroutine %s is not a lineage like 0.2.1, or clock", verb, quote(c.Next))
 		}
 		if c.Preempt && c.Next == c.G {
 			return c, fmt.Sprintf("preempt: goroutine %s cannot preempt itself", c.G)
@@ -90,11 +90,21 @@ func parseChoice(line string) (sched.Choice, string) {
 	return c, ""
 }
 
-// parseEvent parses "G#N" into c.G and c.N.
+// parseEvent parses "G#N" or "G#N+K" into c.G, c.N and c.K.
 func parseEvent(s string, c *sched.Choice) string {
 	g, n, ok := strings.Cut(s, "#")
 	if !ok {
 		return fmt.Sprintf("choice: %s is not goroutine#event like 0.2#3", quote(s))
+	}
+	if event, k, ok := strings.Cut(n, "+"); ok {
+		if !isDecimal(k) {
+			return fmt.Sprintf("choice: decision %s at event %s is not a number", quote(k), event)
+		}
+		sub, err := strconv.Atoi(k)
+		if err != nil || sub < 1 {
+			return fmt.Sprintf("choice: decision +%s out of range: it counts from +1", k)
+		}
+		c.K, n = sub, event
 	}
 	if !isLineage(g) {
 		return fmt.Sprintf("choice: goroutine %s is not a lineage like 0.2.1", quote(g))
@@ -162,6 +172,15 @@ func isSite(s string) bool {
 	return i > 0 && isDecimal(s[i+1:])
 }
 
+// formatEvent formats the event of c as G#N, or G#N+K for a decision
+// after the first at that event.
+func formatEvent(c sched.Choice) string {
+	if c.K > 0 {
+		return fmt.Sprintf("%s#%d+%d", cleanToken(c.G), c.N, c.K)
+	}
+	return fmt.Sprintf("%s#%d", cleanToken(c.G), c.N)
+}
+
 // formatChoice formats c as a choice line. A choice of unknown kind becomes
 // a line Parse rejects, so that Write refuses the entry rather than drop it.
 func formatChoice(c sched.Choice) string {
@@ -172,7 +191,7 @@ func formatChoice(c sched.Choice) string {
 		if c.Preempt {
 			verb = verbPreempt
 		}
-		fmt.Fprintf(&b, "%s %s#%d -> %s", verb, cleanToken(c.G), c.N, cleanToken(c.Next))
+		fmt.Fprintf(&b, "%s %s -> %s", verb, formatEvent(c), cleanToken(c.Next))
 	case sched.PickChoice:
 		fmt.Fprintf(&b, "%s %s#%d %d/%d", verbPick, cleanToken(c.G), c.N, c.Value, c.Of)
 	default:

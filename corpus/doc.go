@@ -6,7 +6,7 @@
 //
 // A file is versioned text, readable and editable by a person:
 //
-//	weft schedule v1
+//	weft schedule v2
 //	test: TestLostUpdate
 //	found: strategy=pct seed=0x1b2c3d4e iteration=7 depth=3
 //	failure: error in goroutine 0 at counter_test.go:31: counter = 1, want 2
@@ -19,7 +19,9 @@
 //	switch 0.2#4 -> 0.1 @ Var.Store counter.go:12
 //	pick 0.1#7 2/3 @ Select worker.go:30
 //	switch 0.1.2#1 -> 0 @ RWMutex.Lock(wait readers) rw.go:40
-//	preempt 0#9 -> 0.1
+//	preempt 0#9 -> clock @ Chan.Send fetch.go:21
+//	switch 0#9+1 -> 0.1
+//	preempt 0#12 -> 0.1
 //
 // The first line names the format and its version. Header lines "key: value"
 // follow, up to the first blank line; test is required, keys this version
@@ -32,7 +34,10 @@
 //	pick G#N V/OF [@ OP SITE]     at that event, value V of [0, OF) was chosen
 //
 // G and H are goroutine lineages: 0 is the test body, 0.2 its second child,
-// and so on. The optional annotation names the operation at the event and
+// and so on. H may also be clock: the earliest pending timer fired there
+// (a timeout that fires while goroutines could still run); then the
+// strategy decided again at the same event, and that decision is named
+// G#N+1 (and so on). Version 1 files, without clock choices, are read too. The optional annotation names the operation at the event and
 // its file:line, "-" standing for an unknown one; the operation may contain
 // spaces, the site is the last field.
 package corpus

@@ -3,13 +3,21 @@ package corpus
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
 
-// versionLine is the first line of every file of the format this package
-// reads and writes.
-const versionLine = "weft schedule v1"
+// versionLine is the first line of every file this package writes. Version
+// 2 came with the controller's model of time (timers that fire while
+// goroutines can still run): its choices may name the clock ("-> clock")
+// and a second decision at an event ("G#N+K"). Version 1 files, written
+// before, are read as well; they replay under the new model as far as they
+// apply.
+const versionLine = "weft schedule v2"
+
+// versionLines are the first lines of the versions this package reads.
+var versionLines = []string{"weft schedule v1", versionLine}
 
 // versionPrefix starts the first line of every version of the format.
 const versionPrefix = "weft schedule "
@@ -102,12 +110,12 @@ func (p *parser) version() error {
 	}
 	line := trimSpace(p.lines[0])
 	switch {
-	case line == versionLine:
+	case slices.Contains(versionLines, line):
 		return nil
 	case strings.HasPrefix(line, versionPrefix):
 		v := strings.TrimPrefix(line, versionPrefix)
 		if len(v) > 1 && v[0] == 'v' && isDecimal(v[1:]) {
-			return p.errorf("unsupported format version %s: this weft reads %s", v, strings.TrimPrefix(versionLine, versionPrefix))
+			return p.errorf("unsupported format version %s: this weft reads v1 and v2", v)
 		}
 		return p.errorf("malformed version line %s, want %q", quote(line), versionLine)
 	}

@@ -22,7 +22,7 @@ var malformed = []struct {
 	{"empty", "", 1, "empty file: not a weft schedule file"},
 	{"not weft", "hello\n", 1, `not a weft schedule file: the first line is "hello"`},
 	{"go fuzz file", "go test fuzz v1\n[]byte(\"x\")\n", 1, "not a weft schedule file"},
-	{"newer version", "weft schedule v2\ntest: TestX\n", 1, "unsupported format version v2"},
+	{"newer version", "weft schedule v3\ntest: TestX\n", 1, "unsupported format version v3"},
 	{"version v10", "weft schedule v10\n", 1, "unsupported format version v10"},
 	{"bad version", "weft schedule 1\n", 1, "malformed version line"},
 	{"version later", "\nweft schedule v1\n", 1, "not a weft schedule file"},
@@ -69,7 +69,7 @@ var malformed = []struct {
 	{"lineage empty", head + "\nswitch #1 -> 0.1\n", 4, `choice: goroutine "" is not a lineage`},
 	{"no event", head + "\nswitch 0 -> 0.1\n", 4, `choice: "0" is not goroutine#event like 0.2#3`},
 	{"event zero", head + "\n# c\nswitch 0#0 -> 0.1\n", 5, "choice: event number 0: events count from 1"},
-	{"event sign", head + "\nswitch 0#+1 -> 0.1\n", 4, `choice: event "+1" is not a number ≥ 1`},
+	{"event sign", head + "\nswitch 0#+1 -> 0.1\n", 4, `choice: event "" is not a number ≥ 1`},
 	{"event overflow", head + "\nswitch 0#99999999999999999999 -> 0.1\n", 4, "choice: event number 99999999999999999999 out of range"},
 	{"incomplete switch", head + "\nswitch 0#1 ->\n", 4, `incomplete switch: want "switch G#N -> H"`},
 	{"switch no arrow", head + "\nswitch 0#1 => 0.1\n", 4, `switch: want -> after 0#1, got "=>"`},
@@ -90,6 +90,10 @@ var malformed = []struct {
 	{"pick overflow", head + "\npick 0#1 1/99999999999999999999\n", 4, "pick: 1/99999999999999999999 out of range"},
 	{"pick bad event", head + "\npick 0.1#x 1/2\n", 4, `choice: event "x" is not a number ≥ 1`},
 	{"CRLF line number", "weft schedule v1\r\ntest: TestX\r\n\r\nswitch 0#1 -> 0.1\r\npick 0#2 5/5\r\n", 5, "pick value 5 out of range 0..4"},
+	{"decision not a number", head + "\nswitch 0#1+x -> 0.1\n", 4, `choice: decision "x" at event 1 is not a number`},
+	{"decision zero", head + "\nswitch 0#1+0 -> 0.1\n", 4, "choice: decision +0 out of range"},
+	{"decision empty", head + "\nswitch 0#1+ -> 0.1\n", 4, `choice: decision "" at event 1`},
+	{"clock picks", head + "\npick clock#1 1/2\n", 4, `goroutine "clock" is not a lineage`},
 	{"error on last line without newline", head + "\nswitch 0#1 -> 0.1\nswitch 0#2 -> 0.y", 5, `next goroutine "0.y"`},
 }
 

@@ -10,7 +10,7 @@ import (
 )
 
 // example is the file of the format's documentation; it is canonical.
-const example = `weft schedule v1
+const example = `weft schedule v2
 test: TestLostUpdate
 found: strategy=pct seed=0x1b2c3d4e iteration=7 depth=3
 failure: error in goroutine 0 at counter_test.go:31: counter = 1, want 2
@@ -23,7 +23,9 @@ preempt 0#3 -> 0.2 @ Var.Load counter.go:12
 switch 0.2#4 -> 0.1 @ Var.Store counter.go:12
 pick 0.1#7 2/3 @ Select worker.go:30
 switch 0.1.2#1 -> 0 @ RWMutex.Lock(wait readers) rw.go:40
-preempt 0#9 -> 0.1
+preempt 0#9 -> clock @ Chan.Send fetch.go:21
+switch 0#9+1 -> 0.1
+preempt 0#12 -> 0.1
 `
 
 var exampleEntry = &Entry{
@@ -39,7 +41,9 @@ var exampleEntry = &Entry{
 		{Kind: sched.RunChoice, G: "0.2", N: 4, Next: "0.1", Op: "Var.Store", Site: "counter.go:12"},
 		{Kind: sched.PickChoice, G: "0.1", N: 7, Value: 2, Of: 3, Op: "Select", Site: "worker.go:30"},
 		{Kind: sched.RunChoice, G: "0.1.2", N: 1, Next: "0", Op: "RWMutex.Lock(wait readers)", Site: "rw.go:40"},
-		{Kind: sched.RunChoice, G: "0", N: 9, Next: "0.1", Preempt: true},
+		{Kind: sched.RunChoice, G: "0", N: 9, Next: "clock", Preempt: true, Op: "Chan.Send", Site: "fetch.go:21"},
+		{Kind: sched.RunChoice, G: "0", N: 9, K: 1, Next: "0.1"},
+		{Kind: sched.RunChoice, G: "0", N: 12, Next: "0.1", Preempt: true},
 	},
 }
 
@@ -144,7 +148,7 @@ func TestMarshalCleans(t *testing.T) {
 
 func TestMarshalNoChoices(t *testing.T) {
 	data := string((&Entry{Test: "TestX", Failure: "leak"}).Marshal())
-	want := "weft schedule v1\ntest: TestX\nfailure: leak\npreemptions: 0\n\n# no choices: the default policy alone reproduces the failure\n"
+	want := "weft schedule v2\ntest: TestX\nfailure: leak\npreemptions: 0\n\n# no choices: the default policy alone reproduces the failure\n"
 	if data != want {
 		t.Errorf("Marshal =\n%s\nwant\n%s", data, want)
 	}

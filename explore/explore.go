@@ -1,15 +1,15 @@
 // Package explore searches the interleavings of a test for one that fails:
 // strategies (a uniform random walk, PCT) drive the schedule controller of
-// package sched over many executions, in parallel workers, until an
-// execution fails or the budget ends. Minimize then shrinks the failing
-// schedule to the fewest preemptions that still fail the same way.
+// package sched over many executions, in workers that each run one
+// execution at a time (the calling process, and worker processes as Go's
+// fuzzing has), until an execution fails or the budget ends. The outcome
+// does not depend on the number of workers. Minimize then shrinks the
+// failing schedule to the fewest preemptions that still fail the same way.
 package explore
 
 import (
 	"fmt"
 	"runtime"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/weftdev/weft/sched"
@@ -37,19 +37,25 @@ var Strategies = []string{StrategyMix, StrategyRandom, StrategyPCT}
 
 // New returns the strategy named name for one execution. steps is PCT's
 // estimate of the decisions of an execution.
-func New(name string, seed uint64, depth, steps int) (sched.Strategy, error) {
+func New(name string, seed uint64, depth, steps int, opts ...Option) (sched.Strategy, error) {
 	switch name {
 	case StrategyPCT:
-		return PCT(seed, depth, steps), nil
+		return PCT(seed, depth, steps, opts...), nil
 	case StrategyRandom:
-		return RandomWalk(seed), nil
+		return RandomWalk(seed, opts...), nil
 	case StrategyMix:
 		if seed&1 == 0 {
-			return RandomWalk(seed), nil
+			return RandomWalk(seed, opts...), nil
 		}
-		return PCT(seed, depth, steps), nil
+		return PCT(seed, depth, steps, opts...), nil
 	}
 	return nil, fmt.Errorf("explore: unknown strategy %q (want one of %v)", name, Strategies)
+}
+
+// usesPCT reports whether the execution of the given seed runs PCT, whose
+// change points depend on the estimate of decisions.
+func usesPCT(name string, seed uint64) bool {
+	return name == StrategyPCT || name == StrategyMix && seed&1 == 1
 }
 
 // Config is the budget and strategy of an exploration.
@@ -59,10 +65,29 @@ type Config struct {
 	Depth      int           // PCT's bug depth; 0 means DefaultDepth
 	Iterations int           // executions at most; 0: no limit (set Duration)
 	Duration   time.Duration // wall time at most; 0: no limit
-	// Workers run executions in parallel; 0 means 1. The result does not
-	// depend on it: the failing execution reported is the one of lowest
-	// index, and every lower one ran.
+	// Lag is the largest lag an execution draws (see WithLag); 0 means
+	// DefaultLag, and a negative value fires timers only when they are due.
+	Lag time.Duration
+	// Workers run executions, one at a time each: the calling process and
+	// Workers-1 started by Spawn. 0 means 1. The outcome does not depend on
+	// it: execution i runs as the i-th execution of one sequential
+	// exploration would (with PCT's estimate of decisions taken from the
+	// executions before it), the failing execution reported is the one of
+	// lowest index, and every lower one ran.
 	Workers int
+	// Spawn starts one more worker, a process (see StartProcess), with
+	// GOMAXPROCS=1 if oneProc is set. With it, the calling process runs the
+	// first executions while Workers processes start, then only commits
+	// and judges. Without it, Run uses the calling process alone.
+	Spawn func(oneProc bool) (Worker, error)
+	// Accept judges each failing execution, in index order, in the calling
+	// process while no other worker runs: true ends the exploration with
+	// it; false goes on, looking for another one (a failure that does not
+	// replay is not the one to report). Nil accepts every failure.
+	Accept func(*Finding) bool
+	// Executed, if set, sees every execution the calling process runs
+	// (not those of worker processes), in the calling process.
+	Executed func(i int, r *sched.Result)
 	// Options configure every execution.
 	Options sched.Options
 	// Progress, if set, is called about every ProgressEvery with the count
@@ -73,27 +98,57 @@ type Config struct {
 
 // A Finding is a failing execution found by Run.
 type Finding struct {
-	Result    *sched.Result
-	Iteration int    // index of the execution, from 0
-	Seed      uint64 // the execution's own seed
+	Result    *sched.Result // nil for a Crash
+	Iteration int           // index of the execution, from 0
+	Seed      uint64        // the execution's own seed
 	Strategy  string
 	Depth     int // PCT only
 	Steps     int // PCT's estimate of decisions, for this execution
+	// Crash is set when the execution killed its worker process, or hung
+	// it: what the worker printed, its goroutines' stacks included.
+	Crash *WorkerError
 }
 
 // Summary is the outcome of Run.
 type Summary struct {
+	// Executions counts the executions of the exploration: those of index
+	// below the reported failure's, and that one, or every one run if none
+	// failed. Executions run again (see Config.Workers) count once.
 	Executions int
 	Elapsed    time.Duration
-	Finding    *Finding // nil if every execution passed
+	Finding    *Finding // nil if no failure was accepted
+	// Rejected are the failures Accept turned down, in index order.
+	Rejected []*Finding
+	// Lost lists the worker processes that died or could not start,
+	// and why; their executions ran elsewhere.
+	Lost []string
+	// Notes say how worker processes were run differently than asked.
+	Notes []string
+	// KeptRunning lists the goroutines that kept running after the test
+	// returned in the first execution that had any (see
+	// sched.Result.KeptRunning): no failure, but worth a line in the log.
+	KeptRunning []sched.Waiting
+}
+
+// lagOf returns the largest lag of an exploration configured with lag
+// (Config.Lag), for WithLag.
+func lagOf(lag time.Duration) time.Duration {
+	switch {
+	case lag == 0:
+		return DefaultLag
+	case lag < 0:
+		return 0
+	}
+	return lag
 }
 
 // Seed returns the seed of execution i of an exploration with base seed
 // base.
 func Seed(base uint64, i int) uint64 { return mix(base, uint64(i)) }
 
-// Run explores body's interleavings until an execution fails or the budget
-// ends. body runs as the root goroutine of each execution.
+// Run explores body's interleavings until an execution fails (and Accept
+// takes it) or the budget ends. body runs as the root goroutine of each
+// execution.
 func Run(body func(), cfg Config) (Summary, error) {
 	if cfg.Strategy == "" {
 		cfg.Strategy = DefaultStrategy
@@ -107,93 +162,7 @@ func Run(body func(), cfg Config) (Summary, error) {
 	if cfg.Iterations <= 0 && cfg.Duration <= 0 {
 		return Summary{}, fmt.Errorf("explore: no budget: set Iterations or Duration")
 	}
-	workers := max(cfg.Workers, 1)
-	start := time.Now()
-	var deadline time.Time
-	if cfg.Duration > 0 {
-		deadline = start.Add(cfg.Duration)
-	}
-
-	var (
-		next     atomic.Int64 // next execution index to start
-		ran      atomic.Int64
-		estimate atomic.Int64 // PCT's estimate: the most decisions seen
-		mu       sync.Mutex
-		found    *Finding
-		limit    = int64(cfg.Iterations) // executions at or past limit do not start
-	)
-	if limit <= 0 {
-		limit = 1<<63 - 1
-	}
-	var limitMu sync.Mutex
-	stopAt := func(i int64) {
-		limitMu.Lock()
-		limit = min(limit, i)
-		limitMu.Unlock()
-	}
-	under := func(i int64) bool {
-		limitMu.Lock()
-		defer limitMu.Unlock()
-		return i < limit
-	}
-
-	done := make(chan struct{})
-	if cfg.Progress != nil {
-		every := cfg.ProgressEvery
-		if every <= 0 {
-			every = 3 * time.Second
-		}
-		go func() {
-			tick := time.NewTicker(every)
-			defer tick.Stop()
-			for {
-				select {
-				case <-done:
-					return
-				case <-tick.C:
-					cfg.Progress(time.Since(start), int(ran.Load()))
-				}
-			}
-		}()
-	}
-
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for {
-				i := next.Add(1) - 1
-				if !under(i) || (!deadline.IsZero() && time.Now().After(deadline)) {
-					return
-				}
-				seed := Seed(cfg.Seed, int(i))
-				steps := int(estimate.Load())
-				strat, _ := New(cfg.Strategy, seed, cfg.Depth, steps)
-				r := sched.Run(body, strat, cfg.Options)
-				ran.Add(1)
-				for {
-					e := estimate.Load()
-					if int64(r.Decisions) <= e || estimate.CompareAndSwap(e, int64(r.Decisions)) {
-						break
-					}
-				}
-				if r.Failure != nil {
-					stopAt(i)
-					mu.Lock()
-					if found == nil || int(i) < found.Iteration {
-						found = &Finding{Result: r, Iteration: int(i), Seed: seed,
-							Strategy: cfg.Strategy, Depth: cfg.Depth, Steps: steps}
-					}
-					mu.Unlock()
-				}
-			}
-		})
-	}
-	wg.Wait()
-	close(done)
-	if found != nil && found.Strategy == StrategyRandom {
-		found.Depth, found.Steps = 0, 0
-	}
-	return Summary{Executions: int(ran.Load()), Elapsed: time.Since(start), Finding: found}, nil
+	return newCoordinator(body, cfg).run(), nil
 }
 
 // DefaultWorkers is the parallelism of an exploration asked for with

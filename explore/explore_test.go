@@ -86,31 +86,6 @@ func TestReplayReportsDrift(t *testing.T) {
 	}
 }
 
-func TestRunFindsTheBugWhateverTheWorkers(t *testing.T) {
-	var want *explore.Finding
-	for _, workers := range []int{1, 2, 4} {
-		s, err := explore.Run(func() {
-			var failed bool
-			transfer(&failed)()
-			if failed {
-				panic("overdrawn")
-			}
-		}, explore.Config{Strategy: explore.StrategyRandom, Seed: 3, Iterations: 500, Workers: workers})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s.Finding == nil {
-			t.Fatalf("%d workers: the overdraft was not found", workers)
-		}
-		if want == nil {
-			want = s.Finding
-		}
-		if s.Finding.Iteration != want.Iteration || s.Finding.Result.Hash != want.Result.Hash {
-			t.Errorf("%d workers found execution %d, 1 worker %d", workers, s.Finding.Iteration, want.Iteration)
-		}
-	}
-}
-
 func TestMinimizeKeepsTheFailure(t *testing.T) {
 	body := func() {
 		var failed bool

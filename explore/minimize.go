@@ -11,9 +11,14 @@ import (
 // MinimizeConfig bounds a minimization.
 type MinimizeConfig struct {
 	MaxRuns  int           // replays at most; 0 means 2000
-	Duration time.Duration // wall time at most; 0 means one minute
+	Duration time.Duration // wall time at most; 0 means one minute (RunawayTime for a runaway)
 	Options  sched.Options
 }
+
+// RunawayTime bounds the minimization of a runaway: each replay runs the
+// whole step budget, and any runaway is the same failure, so a few replays
+// are all it takes to find out whether fewer choices still run away.
+const RunawayTime = 5 * time.Second
 
 // Minimized is the outcome of Minimize.
 type Minimized struct {
@@ -43,6 +48,14 @@ func Minimize(body func(), failing *sched.Result, cfg MinimizeConfig) Minimized 
 	if cfg.Duration <= 0 {
 		cfg.Duration = time.Minute
 	}
+	if failing.Failure.Kind == sched.Runaway {
+		cfg.Duration = min(cfg.Duration, RunawayTime)
+	} else if failing.Steps > 0 {
+		// A replay that runs far longer than the failing execution is not
+		// going to fail the same way: bound it, so that a schedule that
+		// livelocks under the default policy costs little.
+		cfg.Options.MaxSteps = min(max(cfg.Options.MaxSteps, sched.DefaultMaxSteps), 2*failing.Steps+1<<14)
+	}
 	deadline := time.Now().Add(cfg.Duration)
 	sig := failing.Failure.Signature()
 	best := failing
@@ -50,7 +63,7 @@ func Minimize(body func(), failing *sched.Result, cfg MinimizeConfig) Minimized 
 	budget := func() bool { return m.Runs < cfg.MaxRuns && time.Now().Before(deadline) }
 	try := func(s sched.Schedule) bool {
 		m.Runs++
-		r := sched.Run(body, Replay(s), cfg.Options)
+		r := Execute(body, Replay(s), cfg.Options)
 		if r.Failure == nil || r.Failure.Signature() != sig || !smaller(r.Schedule, best.Schedule) {
 			return false
 		}
@@ -101,7 +114,7 @@ func search(body func(), opts sched.Options, maxChoices int, budget func() bool,
 				return
 			}
 			rec := &recorder{Strategy: Replay(s), after: len(s)}
-			sched.Run(body, rec, opts)
+			Execute(body, rec, opts)
 			for _, alt := range rec.alternatives() {
 				if !budget() {
 					return
@@ -130,11 +143,16 @@ type recorder struct {
 func (r *recorder) Next(d *sched.Decision) *sched.G {
 	next := r.Strategy.Next(d)
 	if r.used() {
-		for _, g := range d.Enabled {
+		cur := d.Current
+		for _, g := range d.Enabled() {
 			if g != next {
-				r.points = append(r.points, sched.Choice{Kind: sched.RunChoice, G: d.Current.ID(), N: d.Current.Events(),
-					Next: g.ID(), Preempt: d.CanContinue()})
+				r.points = append(r.points, sched.Choice{Kind: sched.RunChoice, G: cur.ID(), N: cur.Events(), K: d.Sub,
+					Next: g.ID(), Preempt: d.CanContinue() && g != cur})
 			}
+		}
+		if d.Timer && next != sched.Clock {
+			r.points = append(r.points, sched.Choice{Kind: sched.RunChoice, G: cur.ID(), N: cur.Events(), K: d.Sub,
+				Next: sched.Clock.ID(), Preempt: d.CanContinue() && d.TimerIn > 0})
 		}
 	}
 	if next != d.Default {
@@ -220,7 +238,7 @@ func Verify(body func(), s sched.Schedule, want *sched.Result, runs int, opts sc
 	var last *sched.Result
 	for i := range runs {
 		rp := Replay(s)
-		last = sched.Run(body, rp, opts)
+		last = Execute(body, rp, opts)
 		if last.Hash != want.Hash || last.Failure.Signature() != want.Failure.Signature() {
 			return last, fmt.Errorf("replay %d of %d differed: %s (event hash %#x) where the original gave %s (event hash %#x); the test depends on something weft does not control (map iteration order, real time, the global math/rand, a plain go statement, I/O)",
 				i+1, runs, last.Failure.Summary(), last.Hash, want.Failure.Summary(), want.Hash)

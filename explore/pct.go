@@ -15,23 +15,35 @@ import (
 // estimated number of steps; when the i-th is reached, the running
 // goroutine's priority drops to i, below every initial priority. The points
 // are drawn independently, so their order in time is random: the one that
-// comes first may get the higher or the lower of the reduced priorities. A bug of
-// depth d among n goroutines and k steps is found with probability at
-// least 1/(n·k^(d-1)) per execution.
+// comes first may get the higher or the lower of the reduced priorities. A
+// bug of depth d among n goroutines and k steps is found with probability
+// at least 1/(n·k^(d-1)) per execution.
 //
 // Steps are counted as decisions, the scheduling points where more than one
 // goroutine can run, which tightens k. steps is the estimate, refined by
 // the exploration loop from earlier executions. A goroutine that yields
 // (sim.Yield, as a spin loop does) drops below every other goroutine, those
 // lowered at change points included, so that spinning cannot starve the
-// goroutine it waits for: strict priorities would otherwise livelock.
-func PCT(seed uint64, depth, steps int) sched.Strategy {
+// goroutine it waits for.
+//
+// The clock is one more participant with a random priority: when a timer
+// is due, or due within what is left of the execution's lag (see WithLag),
+// it fires if the clock's priority is above every enabled goroutine's. So an execution in
+// which the clock ranks high fires timeouts as early as it may, and one in
+// which it ranks low lets the work finish first. The controller's fairness
+// (sched.FairBound) runs a goroutine starved for thousands of events, so
+// strict priorities cannot livelock an execution, while PCT's guarantee
+// holds for the executions where no goroutine waits that long: fair PCT.
+func PCT(seed uint64, depth, steps int, opts ...Option) sched.Strategy {
+	o := options(opts)
 	depth = max(depth, 1)
 	steps = max(steps, 1)
 	p := &pct{rng: newRand(seed)}
 	for range depth - 1 {
 		p.changes = append(p.changes, 1+p.rng.IntN(steps))
 	}
+	p.clock = p.initial()
+	p.lag = lag(drawLag(p.rng, o.lag))
 	return p
 }
 
@@ -42,36 +54,35 @@ const base = 1 << 42
 
 type pct struct {
 	rng     *rand.Rand
-	prio    []int64 // by goroutine index
-	changes []int   // change point i (priority i+1) falls on decision changes[i]
-	floor   int64   // next priority for a yielding goroutine
+	changes []int // change point i (priority i+1) falls on decision changes[i]
+	floor   int64 // next priority for a yielding goroutine
+	clock   int64 // the clock's priority
+	lag     lag
 }
 
-func (p *pct) Spawned(g *sched.G) {
-	for len(p.prio) <= g.Index() {
-		p.prio = append(p.prio, 0)
-	}
-	p.prio[g.Index()] = base + p.rng.Int64N(1<<40)
-}
+func (p *pct) initial() int64 { return base + p.rng.Int64N(1<<40) }
+
+func (p *pct) Spawned(g *sched.G) { g.SetPriority(p.initial()) }
 
 func (p *pct) Next(d *sched.Decision) *sched.G {
-	cur := d.Current.Index()
+	cur := d.Current
 	for i, k := range p.changes {
 		// The points are drawn independently, so which of them comes
 		// first in time, and gets which low priority, is random too.
 		if k == d.Index {
-			p.prio[cur] = int64(i + 1)
+			cur.SetPriority(int64(i + 1))
 		}
 	}
 	if d.Yield {
-		p.prio[cur] = p.floor
+		cur.SetPriority(p.floor)
 		p.floor--
 	}
-	best := d.Enabled[0]
-	for _, g := range d.Enabled[1:] {
-		if p.prio[g.Index()] > p.prio[best.Index()] {
-			best = g
-		}
+	if s := d.Starving(); s != nil {
+		return s // fair PCT: see sched.FairBound
+	}
+	best := d.Highest()
+	if p.lag.allows(d) && p.clock > best.Priority() {
+		return p.lag.fire(d)
 	}
 	return best
 }

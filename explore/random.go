@@ -1,27 +1,105 @@
 package explore
 
 import (
+	"math"
 	"math/rand/v2"
+	"time"
 
 	"github.com/weftdev/weft/sched"
 )
 
 // RandomWalk returns the uniform random walk: at every decision it runs one
-// of the enabled goroutines chosen uniformly, and picks data choices
-// uniformly.
-func RandomWalk(seed uint64) sched.Strategy {
-	return &randomWalk{rng: newRand(seed)}
+// of the enabled goroutines chosen uniformly, or fires the earliest timer
+// if it is due or within what is left of the execution's lag (see
+// WithLag), as one more choice among them; and it picks data choices
+// uniformly. It is fair with probability one: a goroutine enabled at every
+// decision runs.
+func RandomWalk(seed uint64, opts ...Option) sched.Strategy {
+	o := options(opts)
+	rng := newRand(seed)
+	return &randomWalk{rng: rng, lag: lag(drawLag(rng, o.lag))}
 }
 
-type randomWalk struct{ rng *rand.Rand }
+type randomWalk struct {
+	rng *rand.Rand
+	lag lag
+}
 
 func (r *randomWalk) Spawned(*sched.G) {}
 
 func (r *randomWalk) Next(d *sched.Decision) *sched.G {
-	return d.Enabled[r.rng.IntN(len(d.Enabled))]
+	if s := d.Starving(); s != nil {
+		return s
+	}
+	n := d.Len()
+	if r.lag.allows(d) && r.rng.IntN(n+1) == n {
+		return r.lag.fire(d)
+	}
+	return d.At(r.rng.IntN(n))
 }
 
 func (r *randomWalk) Choose(_ *sched.G, n int) int { return r.rng.IntN(n) }
+
+// DefaultLag is how far ahead of the work a strategy may fire timers by
+// default. Go runs a goroutine that can run whenever it likes: a timer may
+// fire, and a sleep end, while another goroutine still has work to do, if
+// that goroutine is slow to be scheduled. Each execution draws its own lag
+// (see WithLag), a budget of virtual time by which the clock may run ahead
+// of the work in all: one stall of that length, or several adding up to
+// it. So both "the timeout fires first" and "the work finishes first" are
+// explored, and a timeout far longer than the lag (a test's one-second
+// guard against a hang) never fires while the work can still run.
+const DefaultLag = 5 * time.Millisecond
+
+// An Option tunes a strategy.
+type Option func(*strategyOptions)
+
+type strategyOptions struct {
+	lag time.Duration
+}
+
+// WithLag sets the largest lag an execution draws (DefaultLag if not
+// given): half the executions have none, and fire a timer only when it is
+// due; the others draw one between a microsecond and max, log-uniformly,
+// and may fire the earliest timer before its deadline, moving the clock to
+// it while goroutines that could run have not, as long as the jumps ahead
+// add up to no more than the lag. Zero disables early firing.
+func WithLag(max time.Duration) Option { return func(o *strategyOptions) { o.lag = max } }
+
+func options(opts []Option) strategyOptions {
+	o := strategyOptions{lag: DefaultLag}
+	for _, f := range opts {
+		f(&o)
+	}
+	return o
+}
+
+// A lag is what remains of an execution's budget of early firing.
+type lag time.Duration
+
+// allows reports whether the decision may fire the clock: a timer is due,
+// or due within the lag.
+func (l *lag) allows(d *sched.Decision) bool {
+	return d.Timer && d.TimerIn <= time.Duration(*l)
+}
+
+// fire returns the Clock, spending the lag on a jump ahead.
+func (l *lag) fire(d *sched.Decision) *sched.G {
+	if d.TimerIn > 0 {
+		*l -= lag(d.TimerIn)
+	}
+	return sched.Clock
+}
+
+// drawLag draws an execution's lag: none half the time, otherwise
+// log-uniform between a microsecond and max.
+func drawLag(rng *rand.Rand, max time.Duration) time.Duration {
+	if rng.IntN(2) == 0 || max < time.Microsecond {
+		return 0
+	}
+	lo, hi := math.Log(float64(time.Microsecond)), math.Log(float64(max))
+	return time.Duration(math.Exp(lo + rng.Float64()*(hi-lo)))
+}
 
 // newRand returns the deterministic generator of one execution.
 func newRand(seed uint64) *rand.Rand {

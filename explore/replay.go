@@ -17,7 +17,7 @@ import (
 func Replay(s sched.Schedule) *Replayer {
 	r := &Replayer{schedule: s, at: make(map[key]int, len(s))}
 	for i, c := range s {
-		k := key{c.Kind, c.G, c.N}
+		k := key{c.Kind, c.G, c.N, c.K}
 		if _, dup := r.at[k]; !dup {
 			r.at[k] = i
 		}
@@ -36,7 +36,7 @@ type Replayer struct {
 type key struct {
 	kind sched.ChoiceKind
 	g    string
-	n    int
+	n, k int
 }
 
 // Drift describes where the execution departed from the schedule, one line
@@ -53,11 +53,18 @@ func (r *Replayer) Drift() []string {
 func (r *Replayer) Spawned(*sched.G) {}
 
 func (r *Replayer) Next(d *sched.Decision) *sched.G {
-	c, ok := r.match(sched.RunChoice, d.Current, !d.Current.Done())
+	c, ok := r.match(sched.RunChoice, d.Current, d.Sub, !d.Current.Done())
 	if !ok {
 		return d.Default
 	}
-	for _, g := range d.Enabled {
+	if c.Next == sched.Clock.ID() {
+		if d.Timer {
+			return sched.Clock
+		}
+		r.drift = append(r.drift, fmt.Sprintf("%s: no timer is pending to fire; ran %s instead", describe(c), d.Default.ID()))
+		return d.Default
+	}
+	for _, g := range d.Enabled() {
 		if g.ID() == c.Next {
 			return g
 		}
@@ -67,7 +74,7 @@ func (r *Replayer) Next(d *sched.Decision) *sched.G {
 }
 
 func (r *Replayer) Choose(g *sched.G, n int) int {
-	c, ok := r.match(sched.PickChoice, g, true)
+	c, ok := r.match(sched.PickChoice, g, 0, true)
 	if !ok {
 		return 0
 	}
@@ -80,8 +87,8 @@ func (r *Replayer) Choose(g *sched.G, n int) int {
 
 // match finds the choice made at g's current event, consuming it and
 // reporting the choices it skips.
-func (r *Replayer) match(kind sched.ChoiceKind, g *sched.G, live bool) (sched.Choice, bool) {
-	i, ok := r.at[key{kind, g.ID(), g.Events()}]
+func (r *Replayer) match(kind sched.ChoiceKind, g *sched.G, sub int, live bool) (sched.Choice, bool) {
+	i, ok := r.at[key{kind, g.ID(), g.Events(), sub}]
 	if !ok || i < r.next {
 		return sched.Choice{}, false
 	}
@@ -100,6 +107,9 @@ func (r *Replayer) match(kind sched.ChoiceKind, g *sched.G, live bool) (sched.Ch
 
 func describe(c sched.Choice) string {
 	s := fmt.Sprintf("goroutine %s event %d", c.G, c.N)
+	if c.K > 0 {
+		s += fmt.Sprintf(" (decision %d there)", c.K+1)
+	}
 	if c.Op != "" {
 		s += " (" + c.Op
 		if c.Site != "" {

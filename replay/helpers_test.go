@@ -137,7 +137,7 @@ func replayN(t *testing.T, body func(), log *record.Log, want *sched.Failure, n 
 			t.Fatal(err)
 		}
 		if !out.Faithful {
-			t.Fatalf("replay %d not faithful: %v", i, out.Problems)
+			t.Fatalf("replay %d not faithful: %v (failure %s)", i, out.Problems, out.Result.Failure.Summary())
 		}
 		got := out.Result.Failure
 		switch {

@@ -113,7 +113,7 @@ func (s *strategy) Next(d *sched.Decision) *sched.G {
 	if s.allowed(d.Default) {
 		return d.Default
 	}
-	for _, g := range d.Enabled {
+	for _, g := range d.Enabled() {
 		if g != d.Default && s.allowed(g) {
 			return g
 		}
@@ -123,7 +123,7 @@ func (s *strategy) Next(d *sched.Decision) *sched.G {
 	// the default, and say so.
 	s.stuck++
 	if a, ok := s.pending(d.Default); ok {
-		s.problem("step %d: the log allows none of the %d enabled goroutines; ran %s", d.Step, len(d.Enabled), a)
+		s.problem("step %d: the log allows none of the %d enabled goroutines; ran %s", d.Step, len(d.Enabled()), a)
 	}
 	return d.Default
 }

@@ -41,7 +41,7 @@ type question struct {
 
 func (c *Controller) spawned(g *G) {
 	if race.Enabled {
-		c.consult(question{kind: askSpawned, g: g})
+		c.ask(question{kind: askSpawned, g: g})
 		return
 	}
 	c.strat.Spawned(g)
@@ -49,7 +49,7 @@ func (c *Controller) spawned(g *G) {
 
 func (c *Controller) next(d *Decision) *G {
 	if race.Enabled {
-		return c.consult(question{kind: askNext, d: d}).next
+		return c.ask(question{kind: askNext, d: d}).next
 	}
 	return c.strat.Next(d)
 }
@@ -59,7 +59,7 @@ func (c *Controller) ran(g *G) {
 		return
 	}
 	if race.Enabled {
-		c.consult(question{kind: askRan, g: g})
+		c.ask(question{kind: askRan, g: g})
 		return
 	}
 	c.obs.Ran(g)
@@ -67,7 +67,7 @@ func (c *Controller) ran(g *G) {
 
 func (c *Controller) choose(g *G, n int) int {
 	if race.Enabled {
-		return c.consult(question{kind: askChoose, g: g, n: n}).value
+		return c.ask(question{kind: askChoose, g: g, n: n}).value
 	}
 	return c.strat.Choose(g, n)
 }
@@ -84,14 +84,14 @@ func (c *Controller) startAdviser() {
 // goroutine that runs it: what the strategy did happens before what that
 // goroutine does next (say, read a replay's drift).
 func (c *Controller) stopAdviser() {
-	c.consult(question{kind: askStop})
+	c.ask(question{kind: askStop})
 	<-c.adv.exited
 }
 
-// consult asks the adviser q and returns q with its answer.
+// ask asks the adviser q and returns q with its answer.
 //
 //go:norace
-func (c *Controller) consult(q question) question {
+func (c *Controller) ask(q question) question {
 	a := c.adv
 	race.Disable()
 	a.q = q

@@ -1,6 +1,8 @@
 package sched_test
 
 import (
+	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -24,12 +26,12 @@ func (swap) Spawned(*sched.G)                  {}
 func (swap) Choose(*sched.G, int) int          { return 0 }
 func (s swap) Next(d *sched.Decision) *sched.G { return other(d) }
 func other(d *sched.Decision) *sched.G {
-	for _, g := range d.Enabled {
-		if g != d.Current {
+	for i := range d.Len() {
+		if g := d.At(i); g != d.Current {
 			return g
 		}
 	}
-	return d.Enabled[0]
+	return d.At(0)
 }
 
 // swap switches at every decision.
@@ -140,6 +142,81 @@ func BenchmarkExecutions(b *testing.B) {
 				sched.Run(body, explore.PCT(uint64(i), 3, 100), sched.Options{})
 			}
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "execs/s")
+		})
+	}
+}
+
+// BenchmarkEventLive measures an event while n other goroutines are live,
+// parked on a channel: with the enabled goroutines and the waiters kept
+// incrementally, it costs the same with ten or a hundred thousand. Two
+// goroutines take turns storing into a Var under a random walk, so that
+// every event is a decision.
+//
+//	go test -run XXX -bench EventLive -count 6 ./sched
+func BenchmarkEventLive(b *testing.B) {
+	for _, n := range []int{10, 100_000} {
+		b.Run(fmt.Sprintf("live=%d", n), func(b *testing.B) {
+			b.StopTimer() // starting and parking the goroutines is not timed
+			r := sched.Run(func() {
+				stop := sim.NewChan[struct{}](0)
+				var parked sim.WaitGroup
+				for range n {
+					parked.Go(func() { stop.Recv() })
+				}
+				sim.Sleep(time.Millisecond) // every child runs and parks
+				var v sim.Var[int]
+				var wg sim.WaitGroup
+				b.StartTimer()
+				wg.Go(func() {
+					for i := range b.N / 2 {
+						v.Store(i)
+					}
+				})
+				for i := range b.N - b.N/2 {
+					v.Store(i)
+				}
+				wg.Wait()
+				b.StopTimer()
+				stop.Close()
+				parked.Wait()
+			}, explore.RandomWalk(1), sched.Options{MaxSteps: 1 << 62})
+			if r.Failure != nil {
+				b.Fatal(r.Failure.Summary())
+			}
+		})
+	}
+}
+
+// BenchmarkManyGoroutines runs n goroutines that each sleep and call Done,
+// in one controlled execution, against the same code with the standard
+// library's WaitGroup and time.Sleep (what go test runs), measured in the
+// same run.
+//
+//	go test -run XXX -bench ManyGoroutines -benchtime 5x -count 6 ./sched
+func BenchmarkManyGoroutines(b *testing.B) {
+	for _, n := range []int{1000, 8000, 100_000} {
+		b.Run(fmt.Sprintf("n=%d/weft", n), func(b *testing.B) {
+			for range b.N {
+				r := sched.Run(func() {
+					var wg sim.WaitGroup
+					for range n {
+						wg.Go(func() { sim.Sleep(time.Millisecond) })
+					}
+					wg.Wait()
+				}, stay{}, sched.Options{})
+				if r.Failure != nil {
+					b.Fatal(r.Failure.Summary())
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("n=%d/go", n), func(b *testing.B) {
+			for range b.N {
+				var wg sync.WaitGroup
+				for range n {
+					wg.Go(func() { time.Sleep(time.Millisecond) })
+				}
+				wg.Wait()
+			}
 		})
 	}
 }

@@ -5,35 +5,69 @@ import (
 	"time"
 )
 
-// The virtual clock. Time moves only when no goroutine can run and a timer
-// is pending: it jumps to the earliest deadline, and the timers due then
-// fire in the order they were set. A test that sleeps an hour takes no time.
+// The virtual clock. Time passes as it can in Go:
+//
+//   - Every event takes Tick of virtual time, so time.Now increases
+//     between events, and a long computation lets timers come due.
+//   - A timer whose deadline has come is due. It fires at a decision: by
+//     default at the next one, before any goroutine continues; a strategy
+//     may run goroutines first (Decision.Timer), and fairness makes it
+//     fire within FairBound events.
+//   - A strategy may also fire the earliest timer before its deadline,
+//     while goroutines could still run, by returning Clock: the clock jumps
+//     to the deadline, as if the goroutines had been slow to run. How far
+//     ahead it looks is the strategy's business (explore's lag).
+//   - When no goroutine can run, the clock jumps to the earliest deadline.
+//
+// A sleep is a timer its goroutine waits on. Every firing is an event of
+// the schedule, recorded when it departs from the default, so a saved
+// schedule replays "the timeout first" as faithfully as "the work first".
+
+// Tick is the virtual time an event takes: time.Now read at two events is
+// at least Tick apart. It is close to what a synchronization operation
+// costs on a real machine, so that work of ordinary size stays short of
+// ordinary timeouts.
+const Tick = 20 * time.Nanosecond
+
+// Clock stands for the virtual clock in a Decision: a strategy returns it
+// to fire the earliest pending timer now, before any goroutine runs.
+var Clock = &G{id: "clock", idx: -1}
 
 // Now returns the execution's virtual time.
+//
+//go:norace
 func (g *G) Now() time.Time {
-	return Epoch.Add(time.Duration(g.c.now))
+	return g.c.epoch.Add(time.Duration(g.c.now))
 }
 
 // A Timer is a pending event of the virtual clock.
 type Timer struct {
-	c     *Controller
-	when  int64
-	seq   uint64
-	fire  func()
-	index int // in the heap; -1 when not pending
+	c       *Controller
+	when    int64
+	seq     uint64
+	fire    func()
+	index   int  // in the heap; -1 when not pending
+	fired   bool // fired since it was last set
+	sleeper *G   // the goroutine sleeping on it, if any
+	gen     uint32
+	site    string // where it was set, when tracing
 }
 
 // NewTimer sets a timer that calls fire, d from now. fire runs on whichever
-// controlled goroutine advances the clock, as part of the scheduler's work:
-// it may change the state of primitives and start goroutines (with G.Spawn
-// on the timer's owner) but must not call Step. A nil fire only wakes the
-// clock: a sleeper steps with the timer as its Waiter.
+// controlled goroutine holds the baton when the timer fires, as part of the
+// scheduler's work: it may change the state of primitives (telling the
+// controller with G.Touch) and start goroutines (with G.Spawn on the
+// timer's owner) but must not call Step. A nil fire only marks the timer
+// fired: a sleeper steps with the timer as its Waiter.
 //
 //go:norace
 func (g *G) NewTimer(d time.Duration, fire func()) *Timer {
 	c := g.c
 	c.tseq++
 	t := &Timer{c: c, when: c.now + int64(max(d, 0)), seq: c.tseq, fire: fire}
+	if c.trace != nil {
+		t.site = CallerSite(1)
+	}
 	heap.Push(&c.timers, t)
 	return t
 }
@@ -57,17 +91,21 @@ func (t *Timer) Reset(d time.Duration) bool {
 	was := t.Stop()
 	c := t.c
 	c.tseq++
-	t.when, t.seq = c.now+int64(max(d, 0)), c.tseq
+	t.when, t.seq, t.fired = c.now+int64(max(d, 0)), c.tseq, false
 	heap.Push(&c.timers, t)
 	return was
 }
 
 // When returns the virtual time at which the timer fires.
-func (t *Timer) When() time.Time { return Epoch.Add(time.Duration(t.when)) }
+//
+//go:norace
+func (t *Timer) When() time.Time { return t.c.epoch.Add(time.Duration(t.when)) }
 
-// Ready reports whether the timer's time has come: a sleeping goroutine
-// waits on its timer.
-func (t *Timer) Ready() bool { return t.c.now >= t.when }
+// Ready reports whether the timer has fired: a sleeping goroutine waits on
+// its timer.
+//
+//go:norace
+func (t *Timer) Ready() bool { return t.fired }
 
 // Spawn starts f as a new controlled goroutine, a child of g, without an
 // event of g: for timers that fire (time.AfterFunc). Everything else uses Go.
@@ -75,28 +113,49 @@ func (t *Timer) Ready() bool { return t.c.now >= t.when }
 //go:norace
 func (g *G) Spawn(f func()) { g.c.spawn(g, f) }
 
-// advance moves the clock to the earliest pending timer and fires every
-// timer due then. It reports false if no timer is pending.
+// timerIn returns the virtual time until the earliest pending timer's
+// deadline (zero or less when it is due), and whether a timer is pending.
 //
 //go:norace
-func (c *Controller) advance() bool {
+func (c *Controller) timerIn() (time.Duration, bool) {
 	if len(c.timers) == 0 {
-		return false
+		return 0, false
 	}
-	c.now = max(c.now, c.timers[0].when)
-	for len(c.timers) > 0 && c.timers[0].when <= c.now {
-		t := heap.Pop(&c.timers).(*Timer)
-		c.mix(uint64(t.seq) | 1<<62)
-		if t.fire != nil {
-			t.fire()
-		}
+	return time.Duration(c.timers[0].when - c.now), true
+}
+
+// fireNext fires the earliest pending timer, moving the clock to its
+// deadline if that is still ahead. Firing is a change of the execution's
+// state: pollers look again.
+//
+//go:norace
+func (c *Controller) fireNext() {
+	t := heap.Pop(&c.timers).(*Timer)
+	c.now = max(c.now, t.when)
+	c.dueSince = 0
+	if c.rootDone {
+		c.afterFires++
 	}
-	return true
+	c.mix(uint64(t.seq) | 1<<62)
+	t.fired = true
+	if c.trace != nil {
+		c.record(tracePoint{g: Clock, op: opFire, site: t.site})
+	}
+	c.changed()
+	if h := t.sleeper; h != nil && h.wgen == t.gen && h.wait == Waiter(t) {
+		c.recheck(h)
+	}
+	if t.fire != nil {
+		t.fire()
+	}
 }
 
 type timerHeap []*Timer
 
+//go:norace
 func (h timerHeap) Len() int { return len(h) }
+
+//go:norace
 func (h timerHeap) Less(i, j int) bool {
 	if h[i].when != h[j].when {
 		return h[i].when < h[j].when

@@ -36,8 +36,17 @@ import (
 
 // Defaults for Options.
 const (
-	DefaultMaxSteps     = 1 << 18
+	// DefaultMaxSteps admits ordinary long tests (a few million lock
+	// operations) and still ends a livelock within a few seconds.
+	DefaultMaxSteps     = 1 << 22
 	DefaultBlockTimeout = 2 * time.Second
+	// AfterFires bounds the timers that fire once the test body has
+	// returned. The goroutines left run on, so that a goroutine that would
+	// block for good after a last sleep is found out; but a loop on a
+	// ticker never ends: goroutines still there when the bound is reached
+	// kept running after the test (Result.KeptRunning), as they would
+	// under go test.
+	AfterFires = 64
 )
 
 // Options configure one execution.
@@ -50,7 +59,8 @@ type Options struct {
 	// means DefaultBlockTimeout.
 	BlockTimeout time.Duration
 	// Trace records every event with its call site in Result.Trace. It
-	// costs about a microsecond an event.
+	// costs about a microsecond an event. An execution of more than
+	// MaxTrace events keeps its last MaxTrace.
 	Trace bool
 	// Name labels the execution's goroutines in profiles, e.g. the test's
 	// name.
@@ -58,6 +68,22 @@ type Options struct {
 	// Digests fills Result.Digests with what each goroutine read (see
 	// G.Observe), so that a replay can be checked against its recording.
 	Digests bool
+	// Epoch is the virtual clock's time when the execution starts. Zero
+	// means the wall clock's time when Run is called, so that the virtual
+	// time is never earlier than a time taken before the execution
+	// (package init, an earlier test). Executions that must agree on
+	// absolute times (the executions and replays of one test) share one.
+	Epoch time.Time
+	// StrictLeaks makes goroutines that kept running after the test body
+	// returned a Leak failure, as goleak would, instead of a note in
+	// Result.KeptRunning.
+	StrictLeaks bool
+	// Verify checks, at every decision, the incrementally kept set of
+	// enabled goroutines against every live goroutine's Waiter, and panics
+	// if they differ: a primitive that changed an object without telling
+	// the controller (G.Touch). It costs time linear in the number of
+	// goroutines at every decision: for weft's own tests.
+	Verify bool
 }
 
 // Result is the outcome of one execution.
@@ -71,8 +97,8 @@ type Result struct {
 	Schedule Schedule
 	// Steps counts the events.
 	Steps int
-	// Decisions counts the scheduling points at which more than one
-	// goroutine could run.
+	// Decisions counts the scheduling points at which the strategy chose
+	// among several goroutines, or between goroutines and the clock.
 	Decisions int
 	// Hash digests the sequence of events (goroutine, operation, object,
 	// choices): equal hashes mean, with overwhelming likelihood, equal
@@ -82,7 +108,13 @@ type Result struct {
 	Goroutines int
 	// Elapsed is the virtual time that passed.
 	Elapsed time.Duration
-	// Trace holds every event, with Options.Trace.
+	// KeptRunning lists the goroutines that were still running, or could
+	// still be woken by a timer, when the execution ended after the test
+	// body returned: AfterFires timers later, or at Options.MaxSteps. They
+	// are not a failure (unless Options.StrictLeaks), as under go test.
+	KeptRunning []Waiting
+	// Trace holds every event, with Options.Trace (the last MaxTrace of
+	// a longer execution).
 	Trace []Event
 	// Digests holds, with Options.Digests, a digest of the values each
 	// goroutine read, by lineage.
@@ -121,9 +153,6 @@ type Event struct {
 	Site string // file:line of the user code that performed the operation
 }
 
-// Epoch is the virtual clock's time when an execution starts.
-var Epoch = time.Date(2000, time.January, 1, 0, 0, 0, 0, time.UTC)
-
 var execSeq atomic.Uint64
 
 // A Controller runs one execution. Its state is only touched by the running
@@ -137,10 +166,10 @@ type Controller struct {
 	seq   uint64 // the execution's number in the process
 
 	root     *G
-	all      []*G     // every goroutine, in creation order
-	live     []*G     // goroutines not yet exited, in creation order
-	enabled  []*G     // scratch for decide
-	decision Decision // scratch for decide
+	all      []*G       // every goroutine, in creation order
+	nlive    int        // goroutines not yet exited
+	cands    candidates // the goroutines a decision may run
+	decision Decision   // scratch for decide
 	rootDone bool
 	aborting bool
 
@@ -150,10 +179,28 @@ type Controller struct {
 	objects   uint32
 	choices   chunks[choice]
 	trace     []tracePoint
+	traced    int // events traced: past MaxTrace, trace is a ring
 
-	now    int64 // virtual nanoseconds since Epoch
+	// Waiting (wait.go).
+	watchers [][]watch // by object: the goroutines whose Waiter depends on it
+	unowned  []watch   // Waiters that name no object: asked at every decision
+	dirty    []uint32  // objects changed since the last decision
+	woken    []*G      // goroutines woken by name since the last decision
+	stale    []*G      // pollers that wait for a change
+	changes  uint64    // changes of the execution's state so far
+	rounds   int       // stall rounds of the pollers without a change
+	waited   time.Duration
+
+	dueSince int // the step at which the earliest timer was first seen due, 0 if none is (fairness)
+
+	// The clock (clock.go).
+	epoch  time.Time
+	now    int64 // virtual nanoseconds since epoch
 	timers timerHeap
 	tseq   uint64
+
+	afterFires  int // timers fired since the root returned
+	keptRunning []Waiting
 
 	failure *Failure
 	more    []*Failure
@@ -161,7 +208,10 @@ type Controller struct {
 	cur       atomic.Pointer[G] // the goroutine holding the baton
 	progress  atomic.Uint64     // advanced at every event and handoff, for the watchdog
 	abandoned atomic.Bool       // the watchdog gave up on the execution
+	stuck     *G                // the goroutine the watchdog gave up on; set before abandoned
+	scan      int               // where aborting looks for the next live goroutine
 	done      chan struct{}     // closed when the last goroutine exits
+	drained   chan struct{}     // abandoned: closed when every goroutine but the stuck one exited
 
 	escMu   sync.Mutex // guards escapes: written by goroutines that are not controlled
 	escapes []*Failure
@@ -178,8 +228,9 @@ type Controller struct {
 // pointers, so that a long execution's log costs the garbage collector
 // nothing; result turns it into a Choice.
 type choice struct {
-	g, next int32 // goroutine indices; next is -1 for a Pick
+	g, next int32 // goroutine indices; next is -1 for a Pick, -2 for the clock
 	n       int32
+	sub     int32
 	value   int32
 	of      int32
 	op      uint32
@@ -214,17 +265,38 @@ type G struct {
 	wake     chan struct{}
 	bind     gls.Binding
 	site     string // the pending operation's site, if the execution is traced
+
+	prio  int64  // the strategy's priority (SetPriority)
+	cand  bool   // enabled: its pending operation can proceed
+	fresh bool   // enabled and not a stale poller: in the controller's candidates
+	since int    // the step at which it last became fresh
+	wgen  uint32 // generation of its current wait: registrations of older ones are void
+	stale bool   // a poller waiting for a change
+
+	pollEvent bool   // its current event is a poll
+	polls     int    // its polls since the last change, in a row
+	pollMark  uint64 // the controller's changes at the first of them
+	outside   bool   // one of them polled something outside weft
+	readObj   uint32 // the object of its last reads in a row
+	readMark  uint64
+	rereads   int
 }
 
 // ID returns the goroutine's lineage: "0" is the root, "0.2" the root's
 // second child, "0.2.1" that one's first.
+//
+//go:norace
 func (g *G) ID() string { return g.id }
 
 // Index returns the goroutine's position in creation order, from 0.
+//
+//go:norace
 func (g *G) Index() int { return g.idx }
 
 // Events returns how many events (scheduling points) the goroutine has
 // reached. Schedules name their choices by it.
+//
+//go:norace
 func (g *G) Events() int { return g.n }
 
 // Ops returns how many operations the goroutine has begun: its events, but
@@ -232,17 +304,25 @@ func (g *G) Events() int { return g.n }
 // it does not depend on whether an operation had to wait, so a free-running
 // recorder counts the same: a recorded access and its replayed twin are
 // the goroutine's same operation.
+//
+//go:norace
 func (g *G) Ops() int { return g.ops }
 
 // Site returns the file:line of the user code that performs the goroutine's
 // pending operation, if the execution is traced (Options.Trace); "" if not.
+//
+//go:norace
 func (g *G) Site() string { return g.site }
 
 // Op returns the goroutine's pending operation.
+//
+//go:norace
 func (g *G) Op() *Op { return g.op }
 
 // Obj returns the object of the goroutine's pending operation, numbered in
 // order of first use in the execution; 0 for none (or several: a select).
+//
+//go:norace
 func (g *G) Obj() uint32 { return g.obj }
 
 // Observe chains a value the goroutine read (a digest of it) into the
@@ -253,9 +333,13 @@ func (g *G) Observe(v uint64) { g.reads.Add(v) }
 
 // Cases returns the case indices a select is choosing among, during a call
 // to Strategy.Choose made by ChooseCase; nil otherwise.
+//
+//go:norace
 func (g *G) Cases() []int { return g.cases }
 
 // Controller returns the goroutine's controller.
+//
+//go:norace
 func (g *G) Controller() *Controller { return g.c }
 
 // Run executes body as the root goroutine of a new controlled execution,
@@ -269,17 +353,23 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 	if opts.BlockTimeout <= 0 {
 		opts.BlockTimeout = DefaultBlockTimeout
 	}
+	if opts.Epoch.IsZero() {
+		opts.Epoch = time.Now()
+	}
 	obs, _ := strategy.(Observer)
 	seq := execSeq.Add(1)
 	c := &Controller{
-		strat: strategy,
-		obs:   obs,
-		opts:  opts,
-		label: strconv.FormatUint(seq, 10),
-		seq:   seq,
-		hash:  14695981039346656037,
-		done:  make(chan struct{}),
+		strat:   strategy,
+		obs:     obs,
+		opts:    opts,
+		label:   strconv.FormatUint(seq, 10),
+		seq:     seq,
+		hash:    14695981039346656037,
+		epoch:   opts.Epoch.Round(0), // wall clock only: virtual times carry no monotonic reading
+		done:    make(chan struct{}),
+		drained: make(chan struct{}),
 	}
+	c.cands.init(&c.all)
 	if opts.Trace {
 		c.trace = make([]tracePoint, 0, 256)
 	}
@@ -313,7 +403,7 @@ func (c *Controller) newG(parent *G) *G {
 		g.id = parent.id + "." + strconv.Itoa(parent.children)
 	}
 	c.all = append(c.all, g)
-	c.live = append(c.live, g)
+	c.nlive++
 	c.spawned(g)
 	return g
 }
@@ -326,7 +416,7 @@ func (c *Controller) goroutine(g *G, f func()) {
 	race.Disable()
 	<-g.wake
 	race.Enable()
-	if c.aborting {
+	if c.aborting || c.abandoned.Load() {
 		c.exit(g)
 		return
 	}
@@ -336,7 +426,7 @@ func (c *Controller) goroutine(g *G, f func()) {
 			// recover returns nil when the goroutine is exiting through
 			// runtime.Goexit (Fatalf, or an abort). Panics raised while
 			// the execution unwinds are consequences, not causes.
-			if r := recover(); r != nil && !c.aborting {
+			if r := recover(); r != nil && !c.aborting && !c.abandoned.Load() {
 				c.panicked(g, r)
 			}
 		}
@@ -383,6 +473,9 @@ func (g *G) Claim() *G {
 }
 
 func (c *Controller) escaped(g *G) {
+	if c.abandoned.Load() {
+		runtime.Goexit() // a goroutine of an abandoned execution, ending
+	}
 	site, stack := userSite(string(debug.Stack()))
 	c.escMu.Lock()
 	c.escapes = append(c.escapes, &Failure{
@@ -400,14 +493,16 @@ func (c *Controller) escaped(g *G) {
 // returns when g has been chosen to run and w is ready; the caller then
 // performs the operation before its next event, alone.
 //
-// Once the execution is aborting, Step returns at once if w is ready, and
-// otherwise ends the goroutine (runtime.Goexit), so that deferred calls run
-// but nothing blocks.
+// Once the execution is aborting (it failed) or abandoned (the watchdog
+// gave up on it), Step ends the goroutine (runtime.Goexit) instead: its
+// deferred calls run, and each weft operation in them ends it again, so
+// that a goroutine that spins, in a deferred call or not, ends at its next
+// operation, and nothing blocks.
 //
 //go:norace
 func (g *G) Step(op *Op, obj uint32, w Waiter) {
 	g.ops++
-	g.c.step(g, op, obj, w, false)
+	g.c.step(g, op, obj, w, noPoll)
 }
 
 // Park is a scheduling point in the middle of the operation g began at its
@@ -416,39 +511,61 @@ func (g *G) Step(op *Op, obj uint32, w Waiter) {
 //
 //go:norace
 func (g *G) Park(op *Op, obj uint32, w Waiter) {
-	g.c.step(g, op, obj, w, false)
+	g.c.step(g, op, obj, w, noPoll)
 }
 
-// Yield is a scheduling point at which g asks to let other goroutines run.
+// Yield is a scheduling point at which g asks to let other goroutines run:
+// a poll (see Polled).
 //
 //go:norace
 func (g *G) Yield(op *Op) {
 	g.ops++
-	g.c.step(g, op, 0, nil, true)
+	g.c.step(g, op, 0, nil, pollInside)
 }
 
-// step is a scheduling point. Under the race detector, everything from the
-// check for races to the return is hidden from it (race.Disable): the
-// decision, the handoff to the next goroutine, and the wait for the baton.
+// Poll is a scheduling point at which g waits by polling, as Yield does:
+// it lets other goroutines run and counts as waiting (see Polled). outside
+// says that what g polls can change without any event of the execution (a
+// Go channel that weft does not control, say): when nothing else can
+// progress, the controller then waits for it in real time, up to
+// Options.BlockTimeout, before the execution fails as Blocked.
 //
 //go:norace
-func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, yield bool) {
-	if c.abandoned.Load() {
-		runtime.Goexit()
+func (g *G) Poll(op *Op, outside bool) {
+	g.ops++
+	k := pollInside
+	if outside {
+		k = pollOutside
 	}
-	if c.aborting {
-		if w == nil || w.Ready() {
-			return
-		}
+	g.c.step(g, op, 0, nil, k)
+}
+
+// How an event polls.
+type pollKind uint8
+
+const (
+	noPoll      pollKind = iota
+	pollInside           // Yield, Poll: waits for the execution's goroutines or time
+	pollOutside          // Poll of something outside the execution
+)
+
+// Under the race detector, everything from the check for races to the
+// return is hidden from it (race.Disable): the decision, the handoff to the
+// next goroutine, and the wait for the baton.
+//
+//go:norace
+func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, poll pollKind) {
+	if c.aborting || c.abandoned.Load() {
 		runtime.Goexit()
 	}
 	g.n++
 	c.steps++
+	c.now += int64(Tick)
 	c.mix(uint64(g.idx)<<32 ^ uint64(obj))
 	c.mix(op.hash)
 	if c.trace != nil {
 		g.site = CallerSite(1)
-		c.trace = append(c.trace, tracePoint{g: g, n: g.n, ops: g.ops, op: op, obj: obj, site: g.site})
+		c.record(tracePoint{g: g, n: g.n, ops: g.ops, op: op, obj: obj, site: g.site})
 	}
 	if race.Enabled && c.raceCheck(g) {
 		runtime.Goexit()
@@ -457,24 +574,43 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, yield bool) {
 	// Publishes the controller state to the watchdog, and tells it the
 	// execution moves.
 	c.progress.Add(1)
+	c.account(g)
 	if c.steps > c.opts.MaxSteps {
+		if c.rootDone {
+			c.keepRunning()
+			goexit()
+		}
 		c.runaway(g)
 	}
-	g.op, g.obj, g.wait, g.yield = op, obj, w, yield
+	g.op, g.obj, g.wait, g.yield = op, obj, w, poll != noPoll
+	c.pollRead(g, op, obj)
+	if poll != noPoll {
+		c.poll(g, poll == pollOutside)
+	}
+	c.makeStale(g)
+	c.await(g)
 	next := c.decide(g)
 	g.yield = false
 	if next == nil {
 		goexit()
 	}
+	c.run(next)
 	if next != g {
 		c.handoff(next)
 		<-g.wake
-		if c.aborting {
+		if c.aborting || c.abandoned.Load() {
 			goexit()
 		}
 	}
 	g.wait = nil
 	race.Enable()
+}
+
+// goexit ends the calling goroutine from inside a step, showing the race
+// detector its synchronization again first.
+func goexit() {
+	race.Enable()
+	runtime.Goexit()
 }
 
 // inTheOpen shows the race detector the synchronization of the calling
@@ -484,105 +620,48 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, yield bool) {
 // matter any more.
 func inTheOpen() { race.Enable() }
 
-// goexit ends the calling goroutine from inside a step, showing the race
-// detector its synchronization again first.
-func goexit() {
-	race.Enable()
-	runtime.Goexit()
-}
+// MaxTrace bounds the events Options.Trace keeps: a runaway's trace keeps
+// its last ones, which show what loops.
+const MaxTrace = 1 << 16
 
-// runaway ends an execution that exceeded its step budget. Once the body
-// has returned, goroutines that never stop are leaks: a loop on a ticker,
-// say.
+// record traces an event.
 //
 //go:norace
-func (c *Controller) runaway(g *G) {
-	f := &Failure{Kind: Runaway, Goroutine: g.id, Site: CallerSite(3),
-		Message: "the execution exceeded " + strconv.Itoa(c.opts.MaxSteps) + " events (a livelock, or a loop that never ends?)"}
-	if c.rootDone {
-		inTheOpen()
-		f = &Failure{Kind: Leak, Waiting: c.waiting(),
-			Message: "the test returned, and goroutines kept running for " + strconv.Itoa(c.opts.MaxSteps) + " events"}
-		race.Disable()
+func (c *Controller) record(p tracePoint) {
+	if len(c.trace) < MaxTrace {
+		c.trace = append(c.trace, p)
+	} else {
+		c.trace[c.traced%MaxTrace] = p
 	}
-	c.fail(f)
-	c.aborting = true
-	goexit()
+	c.traced++
 }
 
-// decide picks the goroutine to run after g's current event (or exit).
-// It returns nil when nothing can run any more: the failure is recorded
-// and the execution is aborting.
+// run records that next is about to run: its wait is over (the
+// registrations of its Waiter are void), and it has not waited since (for
+// the goroutine that continues, starving brings that up to date when it
+// matters). It stays a candidate until its next event says otherwise.
 //
 //go:norace
-func (c *Controller) decide(g *G) *G {
-	en := c.enabledSet()
-	for len(en) == 0 {
-		if !c.advance() {
-			c.stalled()
-			return nil
-		}
-		en = c.enabledSet()
+func (c *Controller) run(next *G) {
+	next.wgen++
+	if next != c.cur.Load() {
+		c.served(next)
 	}
-	def := defaultNext(g, en)
-	if len(en) == 1 {
-		c.ran(en[0])
-		return en[0]
-	}
-	c.decisions++
-	d := &c.decision // reused: a Decision passed to an interface would escape
-	*d = Decision{Current: g, Enabled: en, Default: def, Yield: g.yield, Step: c.steps, Index: c.decisions}
-	next := c.next(d)
-	if !contains(en, next) {
-		panic("weft: strategy chose a goroutine that is not enabled")
-	}
-	c.mix(uint64(next.idx))
-	c.ran(next)
-	if next != def {
-		op := g.op
-		if g.done {
-			op = opExit
-		}
-		c.choices.add(choice{g: int32(g.idx), n: int32(g.n), kind: RunChoice, op: op.id, next: int32(next.idx), preempt: d.CanContinue()})
-	}
-	return next
 }
 
+// served records that candidate g runs now: it has not waited since.
+//
 //go:norace
-func (c *Controller) enabledSet() []*G {
-	en := c.enabled[:0]
-	for _, h := range c.live {
-		if h.wait == nil || h.wait.Ready() {
-			en = append(en, h)
-		}
+func (c *Controller) served(g *G) {
+	g.since = c.steps
+	if g.fresh {
+		c.cands.update(g)
 	}
-	c.enabled = en
-	return en
 }
 
-// defaultNext is the default policy: g continues if it can, otherwise the
-// first enabled goroutine after it in creation order runs.
-func defaultNext(g *G, en []*G) *G {
-	if !g.yield && !g.done && contains(en, g) {
-		return g
-	}
-	for _, h := range en {
-		if h.idx > g.idx {
-			return h
-		}
-	}
-	return en[0]
-}
-
-func contains(gs []*G, g *G) bool {
-	for _, h := range gs {
-		if h == g {
-			return true
-		}
-	}
-	return false
-}
-
+// handoff passes the baton to next, which is parked on its wake channel:
+// the only place where one controlled goroutine resumes another.
+//
 //go:norace
 func (c *Controller) handoff(next *G) {
 	c.cur.Store(next) // also tells the watchdog the execution moves
@@ -622,6 +701,8 @@ func (g *G) ChooseCase(cases []int) int {
 
 // Go starts f as a new controlled goroutine, a child of g. The spawn is an
 // event of g; the child starts enabled and runs when a strategy picks it.
+//
+//go:norace
 func (g *G) Go(op *Op, f func()) {
 	g.Step(op, 0, nil)
 	g.c.spawn(g, f)
@@ -631,6 +712,7 @@ func (g *G) Go(op *Op, f func()) {
 func (c *Controller) spawn(parent *G, f func()) *G {
 	child := c.newG(parent)
 	c.mix(uint64(child.idx) << 16)
+	c.setCand(child, true)
 	go c.goroutine(child, f)
 	return child
 }
@@ -660,11 +742,16 @@ func (c *Controller) exit(g *G) {
 func (c *Controller) leave(g *G) {
 	g.bind.Release()
 	if c.abandoned.Load() {
+		c.drain(g)
 		return
+	}
+	if !c.aborting {
+		c.account(g)
 	}
 	g.done = true
 	g.wait = nil
-	c.live = without(c.live, g)
+	c.setCand(g, false)
+	c.nlive--
 	if g == c.root {
 		c.rootDone = true
 	}
@@ -672,40 +759,56 @@ func (c *Controller) leave(g *G) {
 		g.n++
 		c.steps++
 		c.mix(uint64(g.idx)<<32 ^ opExit.hash)
-		if len(c.live) == 0 {
+		c.progressed() // a goroutine fewer: pollers look again
+		if c.nlive == 0 {
 			close(c.done)
 			return
 		}
 		if next := c.decide(g); next != nil {
+			c.run(next)
 			c.handoff(next)
 			return
 		}
 	}
 	// Aborting: wake the remaining goroutines one at a time; each exits
 	// as soon as it runs, and passes the baton to the next.
-	if len(c.live) == 0 {
+	if c.nlive == 0 {
 		close(c.done)
 		return
 	}
-	c.handoff(c.live[0])
+	c.handoff(c.nextLive(nil))
 }
 
-// without removes g from gs, in place, keeping the order. It writes element
-// by element: append(gs[:i], gs[i+1:]...) would copy with runtime.slicecopy,
-// which the race detector instruments whatever the caller.
+// nextLive returns the first goroutine, in creation order, that has not
+// exited and is not skip.
 //
 //go:norace
-func without(gs []*G, g *G) []*G {
-	for i, h := range gs {
-		if h == g {
-			for ; i+1 < len(gs); i++ {
-				gs[i] = gs[i+1]
-			}
-			gs[i] = nil
-			return gs[:i]
-		}
+func (c *Controller) nextLive(skip *G) *G {
+	for c.scan < len(c.all) && (c.all[c.scan].done || c.all[c.scan] == skip) {
+		c.scan++
 	}
-	return gs
+	if c.scan == len(c.all) {
+		return nil
+	}
+	return c.all[c.scan]
+}
+
+// drain ends g in an abandoned execution. The watchdog wakes the parked
+// goroutines one at a time, and each passes the baton to the next as it
+// exits; the goroutine the watchdog gave up on, if it ever gets out of
+// what it blocked in, just exits.
+//
+//go:norace
+func (c *Controller) drain(g *G) {
+	if g == c.stuck {
+		return
+	}
+	g.done = true
+	if next := c.nextLive(c.stuck); next != nil {
+		c.handoff(next)
+		return
+	}
+	close(c.drained)
 }
 
 // stalled records why no goroutine can run: a deadlock, or a leak if the
@@ -724,19 +827,73 @@ func (c *Controller) stalled() {
 	c.aborting = true
 }
 
-// waiting describes every live goroutine: its pending operation, and where
-// it is.
+// runaway ends an execution that exceeded its step budget.
 //
-// Its callers run inside a step, hidden from the race detector, but call it
-// in the open (see inTheOpen): the goroutine profile's labels, like fmt's
-// printers, are ordered by synchronization the race detector must see.
+//go:norace
+func (c *Controller) runaway(g *G) {
+	inTheOpen()
+	c.fail(&Failure{Kind: Runaway, Goroutine: g.id, Site: CallerSite(3), Waiting: c.waiting(),
+		Message: "the execution ran " + strconv.Itoa(c.opts.MaxSteps) + " events without ending (the budget, -explore.maxsteps): a livelock, or a loop that never ends?"})
+	c.aborting = true
+	runtime.Goexit()
+}
+
+// keepRunning ends an execution whose goroutines kept running after the
+// test body returned: as under go test, they are no failure, unless
+// Options.StrictLeaks asks for goleak's strictness.
+//
+//go:norace
+func (c *Controller) keepRunning() {
+	inTheOpen()
+	defer race.Disable()
+	c.keptRunning = c.waiting()
+	if c.opts.StrictLeaks {
+		f := &Failure{Kind: Leak, Waiting: c.keptRunning, Running: true}
+		f.Message = f.Summary()
+		c.fail(f)
+	}
+	c.aborting = true
+}
+
+// blockedPolling fails the execution: a goroutine polled something outside
+// weft's control for Options.BlockTimeout while nothing else could
+// progress.
+//
+//go:norace
+func (c *Controller) blockedPolling() {
+	inTheOpen()
+	defer race.Disable()
+	var g *G
+	for _, h := range c.stale {
+		if h.outside {
+			g = h
+			break
+		}
+	}
+	f := &Failure{Kind: Blocked, Goroutine: g.id,
+		Message: fmt.Sprintf("goroutine %s polled outside weft's control (in %s) for %v while nothing else could run: use weft's primitives (package sim) for everything that waits",
+			g.id, g.op, c.opts.BlockTimeout)}
+	if s, ok := c.stackOf(goroutineStacks(c.label), g); ok {
+		f.Site, f.Stack = s.user()
+	}
+	c.fail(f)
+}
+
+// waiting describes every live goroutine: its pending operation, and where
+// it is. Its callers run inside a step, hidden from the race detector, but
+// call it in the open (see inTheOpen): the goroutine profile's labels, like
+// fmt's printers, are ordered by synchronization the race detector must
+// see.
 //
 //go:norace
 func (c *Controller) waiting() []Waiting {
 	stacks := goroutineStacks(c.label)
-	ws := make([]Waiting, 0, len(c.live))
-	for _, h := range c.live {
-		w := Waiting{Goroutine: h.id, Op: h.op.String()}
+	ws := make([]Waiting, 0, c.nlive)
+	for _, h := range c.all {
+		if h.done {
+			continue
+		}
+		w := Waiting{Goroutine: h.id, Op: h.op.String(), Polling: h.stale}
 		if s, ok := c.stackOf(stacks, h); ok {
 			w.Site, w.Stack = s.user()
 		}
@@ -776,10 +933,13 @@ func (c *Controller) schedule() Schedule {
 	s := make(Schedule, 0, c.choices.len())
 	names := opNames()
 	c.choices.each(func(x *choice) {
-		ch := Choice{Kind: x.kind, G: c.all[x.g].id, N: int(x.n), Op: names[x.op], Preempt: x.preempt,
+		ch := Choice{Kind: x.kind, G: c.all[x.g].id, N: int(x.n), K: int(x.sub), Op: names[x.op], Preempt: x.preempt,
 			Value: int(x.value), Of: int(x.of)}
-		if x.next >= 0 {
+		switch {
+		case x.next >= 0:
 			ch.Next = c.all[x.next].id
+		case x.next == -2:
+			ch.Next = Clock.id
 		}
 		s = append(s, ch)
 	})
@@ -804,8 +964,10 @@ func (l *chunks[T]) add(x T) {
 	l.last = append(l.last, x)
 }
 
+//go:norace
 func (l *chunks[T]) len() int { return len(l.full)*256 + len(l.last) }
 
+//go:norace
 func (l *chunks[T]) each(f func(*T)) {
 	for _, c := range l.full {
 		for i := range c {
@@ -825,14 +987,15 @@ func (c *Controller) mix(v uint64) {
 
 func (c *Controller) result() *Result {
 	r := &Result{
-		Failure:    c.failure,
-		More:       c.more,
-		Schedule:   c.schedule(),
-		Steps:      c.steps,
-		Decisions:  c.decisions,
-		Hash:       c.hash,
-		Goroutines: len(c.all),
-		Elapsed:    time.Duration(c.now),
+		Failure:     c.failure,
+		More:        c.more,
+		Schedule:    c.schedule(),
+		Steps:       c.steps,
+		Decisions:   c.decisions,
+		Hash:        c.hash,
+		Goroutines:  len(c.all),
+		Elapsed:     time.Duration(c.now),
+		KeptRunning: c.keptRunning,
 	}
 	c.escMu.Lock()
 	escapes := c.escapes
@@ -858,7 +1021,12 @@ func (c *Controller) result() *Result {
 	}
 	if c.trace != nil {
 		r.Trace = make([]Event, len(c.trace))
-		for i, p := range c.trace {
+		first := 0 // the oldest event kept
+		if len(c.trace) == MaxTrace {
+			first = c.traced % MaxTrace
+		}
+		for i := range c.trace {
+			p := c.trace[(first+i)%len(c.trace)]
 			r.Trace[i] = Event{G: p.g.id, N: p.n, Ops: p.ops, Op: p.op.String(), Obj: p.obj, Site: p.site}
 		}
 		r.Schedule.annotate(r.Trace)
@@ -867,4 +1035,6 @@ func (c *Controller) result() *Result {
 }
 
 // Done reports whether the goroutine has exited.
+//
+//go:norace
 func (g *G) Done() bool { return g.done }

@@ -79,8 +79,12 @@ type Failure struct {
 	// Stack is the failing goroutine's stack, for Panic and Blocked.
 	Stack string
 	// Waiting lists the goroutines stuck at a Deadlock or Leak, or the
-	// escaped goroutines of an Escape.
+	// escaped goroutines of an Escape, or what each goroutine was doing
+	// when a Runaway was stopped.
 	Waiting []Waiting
+	// Running is set on a Leak of goroutines that kept running after the
+	// test returned (Options.StrictLeaks), rather than blocked for good.
+	Running bool
 	// Accesses are a Race's two accesses: the one the race detector
 	// reported, then the earlier one it races with. Empty when the race
 	// detector's report could not be read back.
@@ -102,6 +106,10 @@ type Waiting struct {
 	Op        string // the operation it waits in, e.g. "Chan.Recv"
 	Site      string // file:line of that operation
 	Stack     string
+	// Polling: the goroutine was polling (a select with a default, a
+	// Yield, a failed TryLock...) with nothing left that could change
+	// what it polls.
+	Polling bool
 }
 
 // Signature identifies a failure for comparison across executions: the
@@ -112,6 +120,10 @@ func (f *Failure) Signature() string {
 		return ""
 	}
 	switch f.Kind {
+	case Runaway:
+		// Where a runaway is stopped is arbitrary: every runaway is the
+		// same failure, so that minimization can shrink one.
+		return f.Kind.String()
 	case Deadlock, Leak, Escape:
 		var sites []string
 		for _, w := range f.Waiting {
@@ -143,10 +155,13 @@ func (f *Failure) Summary() string {
 	case Deadlock, Leak:
 		parts := make([]string, 0, len(f.Waiting))
 		for _, w := range f.Waiting {
-			parts = append(parts, fmt.Sprintf("%s in %s at %s", w.Goroutine, w.Op, orDash(w.Site)))
+			parts = append(parts, w.describe())
 		}
 		what := "deadlock: no goroutine can run"
-		if f.Kind == Leak {
+		switch {
+		case f.Kind == Leak && f.Running:
+			what = "leak: the test returned while goroutines kept running"
+		case f.Kind == Leak:
 			what = "leak: the test returned while goroutines remain blocked"
 		}
 		return what + ": " + strings.Join(parts, "; ")
@@ -164,6 +179,15 @@ func (f *Failure) Summary() string {
 		b.WriteString(firstLine(f.Message))
 	}
 	return b.String()
+}
+
+// describe says where the goroutine is, in a summary.
+func (w Waiting) describe() string {
+	how := "in"
+	if w.Polling {
+		how = "polling in"
+	}
+	return fmt.Sprintf("%s %s %s at %s", w.Goroutine, how, w.Op, orDash(w.Site))
 }
 
 func firstLine(s string) string {

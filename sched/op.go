@@ -13,6 +13,7 @@ type Op struct {
 	hash   uint64
 	id     uint32 // index in ops
 	access Access
+	pure   bool // changes nothing a goroutine could observe: reads, Now, Sleep, Yield
 }
 
 // An Access says how an operation touches its object, in the event model
@@ -50,15 +51,25 @@ var ops struct {
 }
 
 // NewOp declares an operation kind that touches no shared location.
-func NewOp(name string) *Op { return NewAccessOp(name, NoAccess) }
+func NewOp(name string) *Op { return newOp(name, NoAccess, false) }
 
 // NewAccessOp declares an operation kind that accesses its object as a says.
-func NewAccessOp(name string, a Access) *Op {
+// A Read changes nothing: pollers (see G.Polled) do not look again after
+// one.
+func NewAccessOp(name string, a Access) *Op { return newOp(name, a, a == Read) }
+
+// NewPureOp declares an operation kind that touches no shared location and
+// changes nothing another goroutine could observe (Now, Sleep, Yield):
+// pollers do not look again after one. Declaring an operation that changes
+// state pure would let a poller miss the change: when in doubt, NewOp.
+func NewPureOp(name string) *Op { return newOp(name, NoAccess, true) }
+
+func newOp(name string, a Access, pure bool) *Op {
 	h := fnv.New64a()
 	h.Write([]byte(name))
 	ops.Lock()
 	defer ops.Unlock()
-	o := &Op{name: name, hash: h.Sum64(), id: uint32(len(ops.all)), access: a}
+	o := &Op{name: name, hash: h.Sum64(), id: uint32(len(ops.all)), access: a, pure: pure}
 	ops.all = append(ops.all, o)
 	return o
 }
@@ -94,6 +105,7 @@ func (o *Op) String() string {
 var (
 	opStart = NewOp("start")
 	opExit  = NewOp("exit")
+	opFire  = NewOp("timer fires")
 )
 
 // A Waiter tells whether a pending operation can proceed. The controller

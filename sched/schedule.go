@@ -19,9 +19,13 @@ type Choice struct {
 	Kind ChoiceKind
 	G    string // lineage of the goroutine at whose event the choice was made
 	N    int    // that goroutine's event counter, from 1
+	// K counts the decisions made earlier at the same event: after the
+	// clock fires, the strategy decides again before anything runs.
+	K    int
 	Site string // file:line of that event, when known; used to report drift
 	Op   string // the operation at that event, when known
-	// RunChoice: the goroutine that runs next.
+	// RunChoice: the goroutine that runs next, or "clock" (Clock's ID):
+	// the earliest pending timer fired first.
 	Next string
 	// RunChoice: the goroutine at the event could have continued, so choosing
 	// another one preempted it.

@@ -10,38 +10,12 @@ type Strategy interface {
 	// Spawned tells the strategy of a new goroutine, before it can be picked.
 	// The root goroutine is reported too.
 	Spawned(g *G)
-	// Next returns the goroutine to run: one of d.Enabled.
+	// Next returns the goroutine to run, one that d contains, or Clock to
+	// fire the earliest pending timer first (when d.Timer).
 	Next(d *Decision) *G
 	// Choose returns a value in [0, n), n ≥ 2, for goroutine g's current
 	// event.
 	Choose(g *G, n int) int
-}
-
-// A Decision is a scheduling point with more than one enabled goroutine.
-// It is only valid during the call to Strategy.Next.
-type Decision struct {
-	// Current is the goroutine at the scheduling point: it reached an event
-	// (Current.Events() counts it), blocked, or exited.
-	Current *G
-	// Enabled are the goroutines that can run, in creation order. It may
-	// or may not contain Current.
-	Enabled []*G
-	// Default is the goroutine the default policy runs: Current if it can
-	// continue, else the next enabled goroutine after it in creation order.
-	Default *G
-	// Yield reports that Current called sim.Yield: it asks to let others run.
-	Yield bool
-	// Step counts the events of the execution so far, this one included.
-	Step int
-	// Index counts the decisions of the execution so far, this one
-	// included.
-	Index int
-}
-
-// CanContinue reports whether Current is enabled and did not yield: running
-// any other goroutine preempts it.
-func (d *Decision) CanContinue() bool {
-	return !d.Yield && d.Default == d.Current
 }
 
 // An Observer is a Strategy that wants to know every goroutine the

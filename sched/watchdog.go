@@ -16,19 +16,25 @@ func goroutinesCreated() uint64 {
 	return s[0].Value.Uint64()
 }
 
+// HangSlack is how much longer than Options.BlockTimeout the watchdog
+// waits for a goroutine that runs without reaching a weft operation
+// before it gives up on the execution.
+const HangSlack = 3 * time.Second
+
 // watch waits for the execution to end. A controlled goroutine that blocks
 // on something weft does not know (a raw channel, a sync.Mutex, I/O) never
 // reaches its next event, and nothing else can run: after
 // Options.BlockTimeout without progress, with the goroutine seen blocked in
 // a dump of its stack, the execution is abandoned and reported as Blocked,
-// so the test binary never hangs. A goroutine that computes for long
-// without events is running, not blocked, and is left alone.
+// so the test binary never hangs. A goroutine that runs without events (a
+// loop on plain memory, or a long computation) is given HangSlack more,
+// then abandoned and reported the same way.
 func (c *Controller) watch() *Result {
 	interval := max(c.opts.BlockTimeout/4, time.Millisecond)
 	timer := time.NewTimer(interval)
 	defer timer.Stop()
 	last := c.progress.Load()
-	blockedSince := time.Time{}
+	var blockedSince, stillSince time.Time
 	for {
 		select {
 		case <-c.done:
@@ -37,38 +43,55 @@ func (c *Controller) watch() *Result {
 		}
 		timer.Reset(interval)
 		if p := c.progress.Load(); p != last {
-			last, blockedSince = p, time.Time{}
+			last, blockedSince, stillSince = p, time.Time{}, time.Time{}
 			continue
+		}
+		if stillSince.IsZero() {
+			stillSince = time.Now().Add(-interval) // no progress since the last tick at least
 		}
 		g := c.cur.Load()
 		s, ok := c.stackOf(goroutineStacks(c.label), g)
-		if !ok || !s.blocked() {
+		running := !ok || !s.blocked()
+		if running {
 			blockedSince = time.Time{}
-			continue
+			if time.Since(stillSince) < c.opts.BlockTimeout+HangSlack-interval {
+				continue
+			}
+		} else {
+			if blockedSince.IsZero() {
+				blockedSince = time.Now()
+			}
+			if time.Since(blockedSince) < c.opts.BlockTimeout-interval {
+				continue
+			}
 		}
-		if blockedSince.IsZero() {
-			blockedSince = time.Now()
-		}
-		if time.Since(blockedSince) < c.opts.BlockTimeout-interval {
-			continue
-		}
-		// The goroutine is stuck: give up on the execution. Its goroutines
-		// stay parked; if the stuck one ever wakes up, it exits at its next
-		// event.
-		c.abandoned.Store(true)
+		// The goroutine is stuck: give up on the execution. The others
+		// end, one at a time, at their next operation (their deferred
+		// calls included), so that none is left parked; if the stuck one
+		// ever wakes up, it exits at its next operation.
 		site, stack := s.user()
 		r := c.result()
+		c.stuck = g
+		c.abandoned.Store(true)
+		if next := c.nextLive(g); next != nil {
+			c.handoff(next)
+			drainWait := time.NewTimer(c.opts.BlockTimeout)
+			select {
+			case <-c.drained:
+			case <-drainWait.C: // one of them blocked outside too: leave it
+			}
+			drainWait.Stop()
+		}
 		if r.Failure != nil {
 			r.More = append([]*Failure{r.Failure}, r.More...)
 		}
-		r.Failure = &Failure{
-			Kind:      Blocked,
-			Goroutine: g.id,
-			Site:      site,
-			Stack:     stack,
-			Message: fmt.Sprintf("goroutine %s blocked outside weft's control (in %s) for %v: use weft's primitives (package sim) for everything that waits",
-				g.id, s.waitingIn(), c.opts.BlockTimeout),
+		msg := fmt.Sprintf("goroutine %s blocked outside weft's control (in %s) for %v: use weft's primitives (package sim) for everything that waits",
+			g.id, s.waitingIn(), c.opts.BlockTimeout)
+		if running {
+			msg = fmt.Sprintf("goroutine %s ran for %v without an event of the execution (at %s): a loop that waits on something weft does not control, or a computation longer than the block timeout",
+				g.id, c.opts.BlockTimeout+HangSlack, orDash(site))
 		}
+		r.Failure = &Failure{Kind: Blocked, Goroutine: g.id, Site: site, Stack: stack, Message: msg}
 		return r
 	}
 }

@@ -721,6 +721,7 @@ func addrRMW[R any](p unsafe.Pointer, op *sched.Op, f func() (R, uint64, uint64)
 		g.Step(op, addrObject(g, p), nil)
 		res, read, _ := f()
 		g.Observe(read)
+		pollIfFailed(g, op, res)
 		return res
 	}
 	if t != nil {

@@ -84,6 +84,33 @@ type selection struct {
 	// or receive that waits on an unbuffered channel), so the partner that
 	// completes it does not report it on its behalf.
 	arrived bool
+
+	// Under control, the goroutine parked on the selection, woken by name
+	// (sched.G.Recheck) when a partner completes it or its channel
+	// closes; and, for a select, the objects of its buffered channels,
+	// whose changes the controller watches.
+	owner *sched.G
+	objs  []uint32
+}
+
+// finish completes the selection with its case idx.
+//
+//go:norace
+func (sel *selection) finish(idx int) {
+	sel.done, sel.idx = true, idx
+	if sel.owner != nil {
+		sel.owner.Recheck()
+	}
+}
+
+// wakeAll wakes the goroutines parked on the waiters of q: the channel
+// closed.
+func wakeAll[T any](q []*waiter[T]) {
+	for _, w := range q {
+		if w.sel.owner != nil {
+			w.sel.owner.Recheck()
+		}
+	}
 }
 
 // A waiter is one case of a selection queued on an unbuffered channel.
@@ -102,6 +129,11 @@ func (s *chanState[T]) enqueue(q *[]*waiter[T], w *waiter[T]) { *q = append(*q, 
 //go:norace
 func (s *chanState[T]) dequeue(q *[]*waiter[T], w *waiter[T]) {
 	ws := *q
+	if len(ws) > 0 && ws[0] == w {
+		ws[0] = nil
+		*q = ws[1:] // the usual case, first come, first served: no copy
+		return
+	}
 	for i, x := range ws {
 		if x == w {
 			for ; i+1 < len(ws); i++ {
@@ -160,7 +192,7 @@ func (s *chanState[T]) send(v T, sel *selection) {
 	r := partner(s.recvq, sel)
 	waitPair(r)
 	r.val, r.ok = v, true
-	r.sel.done, r.sel.idx = true, r.idx
+	r.sel.finish(r.idx)
 }
 
 // recv performs a receive that canRecv allowed.
@@ -186,7 +218,7 @@ func (s *chanState[T]) recv(sel *selection) (T, bool) {
 	}
 	w := partner(s.sendq, sel)
 	waitPair(w)
-	w.sel.done, w.sel.idx = true, w.idx
+	w.sel.finish(w.idx)
 	return w.val, true
 }
 
@@ -212,6 +244,10 @@ type waiterDone[T any] struct {
 
 //go:norace
 func (x *waiterDone[T]) Ready() bool { return x.w.sel.done || x.s.closed }
+
+// Objects names none: the partner that completes the waiter, or Close,
+// wakes its goroutine by name (see sched.MultiWaiter).
+func (x *waiterDone[T]) Objects() []uint32 { return nil }
 
 // bufferWait is the Waiter of operations on buffered channels, which need no
 // partner.
@@ -357,7 +393,7 @@ func (c *Chan[T]) sendControlled(g *sched.G, v T) {
 		s.send(v, nil) // to the first waiting receiver, or a panic
 		return
 	}
-	w := &waiter[T]{sel: &selection{}, val: v}
+	w := &waiter[T]{sel: &selection{owner: g}, val: v}
 	s.enqueue(&s.sendq, w)
 	waitArrive(w)
 	g.Park(opSend, s.id, &waiterDone[T]{s, w})
@@ -385,7 +421,7 @@ func (c *Chan[T]) recvControlled(g *sched.G) (v T, ok bool) {
 		if s.canRecv(nil) {
 			v, ok = s.recv(nil) // from the first waiting sender, or closed
 		} else {
-			w := &waiter[T]{sel: &selection{}}
+			w := &waiter[T]{sel: &selection{owner: g}}
 			s.enqueue(&s.recvq, w)
 			waitArrive(w)
 			g.Park(opRecv, s.id, &waiterDone[T]{s, w})
@@ -414,6 +450,8 @@ func (c *Chan[T]) closeControlled(g *sched.G) {
 	}
 	race.Release(unsafe.Pointer(&s.closeClock))
 	s.closed = true
+	wakeAll(s.recvq)
+	wakeAll(s.sendq)
 }
 
 // blockForever blocks the calling goroutine forever, as an operation on a

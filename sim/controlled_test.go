@@ -36,7 +36,7 @@ func exploreAll(t *testing.T, body func(c *checker)) {
 
 // runOnce runs body once under a random walk.
 func runOnce(body func()) *sched.Result {
-	return sched.Run(body, explore.RandomWalk(1), sched.Options{})
+	return sched.Run(body, explore.RandomWalk(1), simtest.Options())
 }
 
 // wantFailure checks that r failed with kind, and, if msg is not empty, with

@@ -134,6 +134,7 @@ func (m *Mutex) tryLockControlled(g *sched.G) bool {
 	s := stateOf(&m.st, g)
 	g.Step(opTryLock, s.id, nil)
 	if s.locked {
+		g.Polled()
 		return false
 	}
 	s.locked = true

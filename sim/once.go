@@ -111,17 +111,19 @@ func (o *Once) doControlled(g *sched.G, f func()) {
 		g.Park(opOnce, s.id, (*finished)(s))
 	default:
 		s.running = true
-		defer s.ran()
+		defer s.ran(g)
 		f()
 		return
 	}
 	race.Acquire(unsafe.Pointer(s))
 }
 
-// ran marks the Once done once f returned or panicked.
+// ran marks the Once done once f returned or panicked, after f's events:
+// its waiters look again.
 //
 //go:norace
-func (s *onceState) ran() {
+func (s *onceState) ran(g *sched.G) {
 	race.Release(unsafe.Pointer(s))
 	s.running, s.done = false, true
+	g.Touch(s.id)
 }

@@ -207,6 +207,16 @@ func atomicStore[T any](st **varState, v T, store func(T)) {
 	store(v)
 }
 
+// pollIfFailed tells the controller that g polled if op is a
+// CompareAndSwap that failed: a CAS loop waits for another goroutine.
+func pollIfFailed[R any](g *sched.G, op *sched.Op, res R) {
+	if op == opAtomicCAS {
+		if ok, _ := any(res).(bool); !ok {
+			g.Polled()
+		}
+	}
+}
+
 // atomicRMW performs a read-modify-write: f does it and returns its result
 // and digests of the value it read and of the value it left.
 func atomicRMW[R any](st **varState, op *sched.Op, f func() (R, uint64, uint64)) R {
@@ -215,6 +225,7 @@ func atomicRMW[R any](st **varState, op *sched.Op, f func() (R, uint64, uint64))
 		g.Step(op, stateOf(st, g).id, nil)
 		res, read, _ := f()
 		g.Observe(read)
+		pollIfFailed(g, op, res)
 		return res
 	}
 	if t != nil {

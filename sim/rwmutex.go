@@ -254,6 +254,7 @@ func (rw *RWMutex) tryLockControlled(g *sched.G) bool {
 	s := stateOf(&rw.st, g)
 	g.Step(opRWTryLock, s.id, nil)
 	if s.writer || s.readers > 0 {
+		g.Polled()
 		return false
 	}
 	s.writer = true
@@ -293,6 +294,7 @@ func (rw *RWMutex) tryRLockControlled(g *sched.G) bool {
 	s := stateOf(&rw.st, g)
 	g.Step(opTryRLock, s.id, nil)
 	if s.writer {
+		g.Polled()
 		return false
 	}
 	s.readers++

@@ -47,6 +47,10 @@ type controlledCase interface {
 	ready(sel *selection) bool
 	commit(sel *selection)
 	completed() // a partner completed this case while the select waited
+	// object returns the channel's object, and whether it is buffered:
+	// the select watches a buffered channel's changes, and is woken by
+	// name on an unbuffered one (see selection).
+	object() (uint32, bool)
 }
 
 // OnSend is a Select case that sends v on c, then calls f (if not nil).
@@ -112,7 +116,7 @@ func OnDefault(f func()) Case {
 // wait. Cases on nil channels never proceed; a Select without cases blocks
 // forever. At most one OnDefault case is allowed.
 func Select(cases ...Case) int {
-	def, channels := -1, 0
+	def, channels, goChans := -1, 0, 0
 	for i := range cases {
 		switch {
 		case cases[i].dir == caseDefault:
@@ -122,9 +126,15 @@ func Select(cases ...Case) int {
 			def = i
 		case cases[i].ch != nil:
 			channels++
+			if _, ok := cases[i].ch.(goCase); ok {
+				goChans++
+			}
 		}
 	}
 	g, t := who()
+	if goChans > 0 && (g != nil || t != nil) {
+		return selectPolling(cases, def) // see selectgo.go
+	}
 	if g != nil {
 		return selectControlled(g, cases, def)
 	}
@@ -176,11 +186,16 @@ func callFunc(c Case) {
 	}
 }
 
-// selectReady is the Waiter of a select without default.
+// selectReady is the Waiter of a select without default (a
+// sched.MultiWaiter): the controller watches its buffered channels, and
+// the partner or Close that completes one of its unbuffered cases wakes it
+// by name.
 type selectReady struct {
 	sel   *selection
 	cases []controlledCase
 }
+
+func (w *selectReady) Objects() []uint32 { return w.sel.objs }
 
 //go:norace
 func (w *selectReady) Ready() bool {
@@ -202,6 +217,8 @@ func (w *selectReady) Ready() bool {
 // channels and parks (G.Park) until a partner that arrives later completes
 // one of them, or until a case becomes ready otherwise (a value or room in
 // a buffered channel, a closed channel): it then completes one of those.
+//
+//go:norace
 func selectControlled(g *sched.G, cases []Case, def int) int {
 	ctl := make([]controlledCase, len(cases))
 	channels := 0
@@ -220,12 +237,19 @@ func selectControlled(g *sched.G, cases []Case, def int) int {
 	ready := readyCases(ctl, sel, nil)
 	if len(ready) == 0 {
 		if def >= 0 {
+			// Nothing was ready: the select polled. A loop of such
+			// selects counts as waiting (see sched.G.Polled).
+			g.Polled()
 			callFunc(cases[def])
 			return def
 		}
+		sel.owner = g
 		for i, c := range ctl {
 			if c != nil {
 				c.queue(sel, i)
+				if obj, buffered := c.object(); buffered {
+					sel.objs = append(sel.objs, obj)
+				}
 			}
 		}
 		g.Park(opSelect, 0, &selectReady{sel: sel, cases: ctl})
@@ -367,8 +391,12 @@ func (x *chanCase[T]) ready(sel *selection) bool {
 	return x.s.canRecv(sel)
 }
 
+func (x *chanCase[T]) object() (uint32, bool) { return x.s.id, x.s.cap > 0 }
+
 //go:norace
 func (x *chanCase[T]) commit(sel *selection) {
+	// The select's event names no channel: say which one changed.
+	x.g.Touch(x.s.id)
 	if x.c.dir == caseSend {
 		x.s.send(x.v, sel)
 		callFunc(x.c)

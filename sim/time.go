@@ -106,6 +106,7 @@ type delivery struct {
 func (d *delivery) fire() {
 	if len(d.s.buf) == 0 {
 		d.s.buf = append(d.s.buf, d.g.Now())
+		d.g.Touch(d.s.id)
 	}
 }
 
@@ -190,8 +191,18 @@ func (t *Timer) Reset(d time.Duration) bool {
 //go:norace
 func (t *Timer) drain(g *sched.G) {
 	if t.C != nil {
-		s := t.C.state(g)
+		drain(g, t.C)
+	}
+}
+
+// drain empties the buffer of a timer's channel c.
+//
+//go:norace
+func drain(g *sched.G, c *Chan[time.Time]) {
+	s := c.state(g)
+	if len(s.buf) > 0 {
 		s.buf = s.buf[:0]
+		g.Touch(s.id)
 	}
 }
 
@@ -287,8 +298,7 @@ func (tk *Ticker) tick() {
 func (tk *Ticker) stopControlled(g *sched.G) {
 	g.Step(opTimerStop, 0, nil)
 	tk.ctl.Stop()
-	s := tk.C.state(g)
-	s.buf = s.buf[:0]
+	drain(g, tk.C)
 }
 
 //go:norace
@@ -297,6 +307,5 @@ func (tk *Ticker) resetControlled(g *sched.G, d time.Duration) {
 	tk.period = d
 	set(&tk.clock)
 	tk.ctl.Reset(d)
-	s := tk.C.state(g)
-	s.buf = s.buf[:0]
+	drain(g, tk.C)
 }

@@ -34,6 +34,10 @@ func Check(t *testing.T, body func(*T), opts ...Option) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	index := checkIndex(t)
+	if inWorker(t, body, cfg, index) {
+		return
+	}
 	files, err := corpus.List(cfg.dir)
 	if err != nil {
 		t.Fatalf("weft: %v", err)
@@ -45,7 +49,7 @@ func Check(t *testing.T, body func(*T), opts ...Option) {
 			if f.Err != nil {
 				t.Fatalf("weft: malformed corpus entry: %v", f.Err)
 			}
-			replayEntry(t, body, cfg, f)
+			replayEntry(t, body, cfg.in(t), f)
 		})
 		// A malformed file is reported, but is no saved failure.
 		corpusFails = corpusFails || (!ok && f.Err == nil)
@@ -57,10 +61,12 @@ func Check(t *testing.T, body func(*T), opts ...Option) {
 		if corpusFails {
 			t.Log("weft: a saved schedule fails; fix that first")
 		} else if !selectsEntry(files) {
+			cfg := cfg.in(t)
 			if cfg.recorder != "" {
 				recordTest(t, body, cfg)
 			}
 			if cfg.recorder == "" || cfg.explore {
+				cfg.spawn = spawner(t, index, cfg)
 				exploreTest(t, body, cfg)
 			}
 		}
@@ -72,12 +78,13 @@ func Check(t *testing.T, body func(*T), opts ...Option) {
 			if corpusFails {
 				t.Skip("weft: a saved schedule fails; fix that first")
 			}
-			recordTest(t, body, cfg)
+			recordTest(t, body, cfg.in(t))
 		})
 		if !cfg.explore {
 			return
 		}
 	}
+	parent := t
 	t.Run("explore", func(t *testing.T) {
 		t.Helper()
 		if corpusFails {
@@ -85,8 +92,18 @@ func Check(t *testing.T, body func(*T), opts ...Option) {
 			// failures come first, and exploring would find them again.
 			t.Skip("weft: a saved schedule fails; fix that first")
 		}
+		cfg := cfg.in(t)
+		cfg.spawn = spawner(parent, index, cfg)
 		exploreTest(t, body, cfg)
 	})
+}
+
+// in returns the configuration for executions whose subtests show under
+// test t.
+func (c *config) in(t *testing.T) *config {
+	d := *c
+	d.sel = flagSelection(t.Name())
+	return &d
 }
 
 // selectsEntry reports whether go test's -run pattern selects one of the
@@ -110,9 +127,12 @@ func selectsEntry(files []corpus.File) bool {
 
 func replayEntry(t *testing.T, body func(*T), cfg *config, f corpus.File) {
 	t.Helper()
-	r, drift, logs := replay(body, f.Entry.Schedule, cfg)
+	r, drift, last := replay(body, f.Entry.Schedule, cfg)
 	for _, d := range drift {
 		t.Logf("weft: drift: %s", d)
+	}
+	if last != nil {
+		show(t, last.out, r.Failure != nil)
 	}
 	if r.Failure == nil {
 		if savedKind(f.Entry) == sched.Race && !race.Enabled {
@@ -128,7 +148,6 @@ func replayEntry(t *testing.T, body func(*T), cfg *config, f corpus.File) {
 		fmt.Fprintf(&b, "  (saved as: %s)\n", f.Entry.Failure)
 	}
 	writeTimeline(&b, r)
-	writeLogs(&b, logs)
 	t.Error(strings.TrimRight(b.String(), "\n"))
 }
 
@@ -141,26 +160,51 @@ func exploreTest(t *testing.T, body func(*T), cfg *config) {
 		}
 	}
 	start := time.Now()
-	f, executions, err := find(body, cfg, progress)
+	x, err := find(body, cfg, progress)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f == nil {
+	for _, n := range x.notes {
+		t.Logf("weft: %s", n)
+	}
+	if len(x.kept) > 0 {
+		t.Log(keptRunning(x.kept))
+	}
+	for _, l := range x.lost {
+		if x.finding == nil || x.finding.Crash == nil || !strings.Contains(l, x.finding.Crash.Output) {
+			t.Logf("weft: %s", strings.TrimRight(l, "\n"))
+		}
+	}
+	if x.finding == nil {
+		show(t, x.first, false)
 		if cfg.explore {
-			t.Logf("weft: no failure in %d executions, %s (strategy %s, seed %#x)",
-				executions, time.Since(start).Round(time.Millisecond), cfg.strategy, cfg.seed)
+			t.Logf("weft: no failure in %d executions, %s (strategy %s, seed %#x, %s)",
+				x.executions, time.Since(start).Round(time.Millisecond), cfg.strategy, cfg.seed, workersOf(cfg))
 		}
 		return
 	}
-	saveAndReport(t, f, cfg)
+	saveAndReport(t, x.finding, cfg)
 }
 
-// saveAndReport saves a Finding to the test's corpus and fails the test
-// with its report.
+// workersOf describes where the executions of an exploration ran.
+func workersOf(cfg *config) string {
+	if cfg.spawn == nil {
+		return "in the test process"
+	}
+	return fmt.Sprintf("%d worker processes", cfg.exploreWorkers())
+}
+
+// saveAndReport saves a Finding to the test's corpus, unless it does not
+// replay identically, and fails the test with its report.
 func saveAndReport(t *testing.T, f *Finding, cfg *config) {
 	t.Helper()
+	if f.Entry == nil {
+		t.Error(strings.TrimRight(report(f, cfg, "", nil), "\n"))
+		return
+	}
+	show(t, f.out, true)
 	path, werr := corpus.Write(cfg.dir, f.Entry)
-	t.Error(strings.TrimRight(report(f, cfg.command, path, werr), "\n"))
+	t.Error(strings.TrimRight(report(f, cfg, path, werr), "\n"))
 }
 
 // savedKind returns the kind of failure e was saved for; 0 if its
@@ -174,12 +218,7 @@ func savedKind(e *corpus.Entry) sched.FailureKind {
 // replayCommand is the go test command that replays a saved entry: its
 // subtest, in the current package.
 func replayCommand(command, testName, id string) string {
-	var parts []string
-	for _, p := range strings.Split(testName, "/") {
-		parts = append(parts, "^"+regexp.QuoteMeta(p)+"$")
-	}
-	parts = append(parts, "^"+id+"$")
-	return fmt.Sprintf("%s -run '%s' %s", command, strings.Join(parts, "/"), packageDir())
+	return runCommand(command, testName+"/"+id)
 }
 
 // packageDir returns the current directory (go test runs a package's tests

@@ -1,8 +1,10 @@
 package weft_test
 
 import (
+	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -172,6 +174,24 @@ func TestBlockingOutsideTheControllerIsReported(t *testing.T) {
 		t.Errorf("took %v to report", d)
 	}
 	raw.Unlock() // the abandoned goroutine wakes up and exits at its next event
+}
+
+func TestGoroutineThatNeverReachesAnEventIsReported(t *testing.T) {
+	t.Parallel()
+	var stop atomic.Bool
+	defer stop.Store(true)
+	f, err := weft.Find(func(t *weft.T) {
+		for !stop.Load() { // plain memory: no weft operation, ever
+			runtime.Gosched()
+		}
+	}, weft.BlockTimeout(100*time.Millisecond), weft.Iterations(1))
+	if err != nil || f == nil {
+		t.Fatalf("no failure: %v", err)
+	}
+	if f.Failure.Kind != sched.Blocked || !strings.Contains(f.Failure.Message, "without an event of the execution (at check_test.go:") ||
+		!strings.Contains(f.Failure.Stack, "check_test.go") {
+		t.Fatalf("got %s\n%s", f.Failure.Summary(), f.Failure.Stack)
+	}
 }
 
 func TestPlainGoStatementIsReportedAsEscape(t *testing.T) {

@@ -2,6 +2,7 @@ package weft
 
 import (
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -14,7 +15,8 @@ import (
 type Finding struct {
 	// Failure is what went wrong in the minimized execution.
 	Failure *sched.Failure
-	// Executions counts the executions explored, the failing one included.
+	// Executions counts the executions explored, the failing one included
+	// (every one, for a failure that does not replay).
 	Executions int
 	// Found is the failing execution as exploration found it.
 	Found *explore.Finding
@@ -23,9 +25,18 @@ type Finding struct {
 	// Final is a traced replay of the minimized schedule: its Trace holds
 	// every event with its call site.
 	Final *sched.Result
-	// Nondeterminism is set when replays of the minimized schedule did not
-	// all give the same execution.
+	// Nondeterminism is set when the failing execution does not replay
+	// identically: a replay did not fail the same way, or not with the
+	// same events. Such a finding has no Entry and is not saved.
 	Nondeterminism error
+	// Crash is set when the failing execution killed or hung its worker
+	// process, with what the process printed. It has no schedule, no
+	// Entry, and is not saved.
+	Crash *explore.WorkerError
+	// Unreplayed are the failing executions found before this one that did
+	// not replay identically (each with Nondeterminism set): exploration
+	// went on past them, looking for a failure that replays.
+	Unreplayed []*Finding
 	// Logs are the messages the body logged in the final replay.
 	Logs []string
 	// Entry is the corpus entry to save.
@@ -33,58 +44,138 @@ type Finding struct {
 	// Recorded describes the recorded free run the failure came from, for
 	// findings of -record and RecordRuns; nil for explored ones.
 	Recorded *Recording
+
+	out *output // what the final replay wrote, to show it
 }
 
 // Find explores body as Check would, without a *testing.T and without
 // saving anything: it returns the minimized failure, or nil if every
-// execution of the budget (Iterations, default 100) passed. Flags are not
-// consulted. Tests of weft itself, and tools, use it.
+// execution of the budget (Iterations, default 100) passed. A failing
+// execution that does not replay identically does not end the
+// exploration; if no failure replays, Find returns the first one, with
+// Nondeterminism set. Flags are not consulted. Tests of weft itself, and
+// tools, use it.
 func Find(body func(*T), opts ...Option) (*Finding, error) {
 	cfg, err := newConfig("Find", opts, false)
 	if err != nil {
 		return nil, err
 	}
-	f, _, err := find(body, cfg, nil)
-	return f, err
+	x, err := find(body, cfg, nil)
+	return x.finding, err
 }
 
-// find runs the pipeline: explore, minimize, verify, trace. It also returns
-// how many executions the exploration ran.
-func find(body func(*T), cfg *config, progress func(time.Duration, int)) (*Finding, int, error) {
+// exploration is what find found.
+type exploration struct {
+	// finding is the failure to report: the accepted one, or the first
+	// that did not replay if none did.
+	finding    *Finding
+	executions int
+	first      *output // what execution 0 wrote
+	lost       []string
+	notes      []string
+	kept       []sched.Waiting // goroutines that kept running after the test returned
+}
+
+// find runs the pipeline: explore, and judge each failing execution in
+// turn (replay, minimize, verify, trace) until one replays identically.
+func find(body func(*T), cfg *config, progress func(time.Duration, int)) (exploration, error) {
+	var (
+		x        exploration
+		accepted *Finding
+		rejected []*Finding
+		last     atomic.Pointer[T]
+	)
 	ec := cfg.exploreConfig()
 	ec.Progress = progress
-	sum, err := explore.Run(wrap(body, cfg.name, nil), ec)
-	if err != nil || sum.Finding == nil {
-		return nil, sum.Executions, err
+	ec.Executed = func(i int, _ *sched.Result) {
+		if t := last.Load(); i == 0 && t != nil {
+			x.first = t.out
+		}
 	}
-	return minimize(body, cfg, sum.Finding, sum.Executions), sum.Executions, nil
+	ec.Accept = func(found *explore.Finding) bool {
+		f := judge(body, cfg, found, found.Iteration+1)
+		if f.Nondeterminism != nil {
+			rejected = append(rejected, f)
+			return false
+		}
+		accepted = f
+		return true
+	}
+	sum, err := explore.Run(wrap(body, cfg, &last), ec)
+	x.executions, x.lost, x.notes, x.kept = sum.Executions, sum.Lost, sum.Notes, sum.KeptRunning
+	if err != nil {
+		return x, err
+	}
+	switch {
+	case accepted != nil:
+		x.finding = accepted
+		accepted.Unreplayed = rejected
+	case len(rejected) > 0:
+		x.finding = rejected[0]
+		x.finding.Unreplayed = rejected[1:]
+		x.finding.Executions = sum.Executions // every one ran: none replayed
+	}
+	return x, nil
 }
 
-func minimize(body func(*T), cfg *config, found *explore.Finding, executions int) *Finding {
-	opts := cfg.schedOptions()
-	plain := wrap(body, cfg.name, nil)
-	m := explore.Minimize(plain, found.Result, explore.MinimizeConfig{Options: opts})
-	f := &Finding{Executions: executions, Found: found, Minimized: m}
-
-	// Verify determinism, then replay once more with the trace on for the
-	// report and for the sites in the saved schedule. Tracing does not
-	// change the execution, so the hash must still agree.
-	if found.Result.Failure.Kind != sched.Blocked {
-		_, f.Nondeterminism = explore.Verify(plain, m.Result.Schedule, m.Result, 2, opts)
+// judge replays a failing execution: if it replays identically, it is
+// minimized, verified and traced; otherwise the Finding says why not
+// (Nondeterminism) and has no Entry.
+func judge(body func(*T), cfg *config, found *explore.Finding, executions int) *Finding {
+	f := &Finding{Executions: executions, Found: found}
+	if c := found.Crash; c != nil {
+		what := "died"
+		if c.Hung {
+			what = "hung"
+		}
+		f.Crash = c
+		f.Failure = &sched.Failure{Kind: sched.Panic, Stack: c.Output,
+			Message: fmt.Sprintf("the worker process running the execution %s (%s): %s", what, c.Why, firstLine(c.Output))}
+		return f
 	}
+	opts := cfg.schedOptions()
+	plain := wrap(body, cfg, nil)
+	f.Failure, f.Final = found.Result.Failure, found.Result
+	// A goroutine blocked outside weft's control costs a block timeout per
+	// replay: the execution is reported as found.
+	blocked := found.Result.Failure.Kind == sched.Blocked
+	if !blocked {
+		if _, err := explore.Verify(plain, found.Result.Schedule, found.Result, 1, opts); err != nil {
+			f.Nondeterminism = err
+			return f
+		}
+	}
+	m := explore.Minimize(plain, found.Result, explore.MinimizeConfig{Options: opts})
+	if !blocked {
+		if _, err := explore.Verify(plain, m.Result.Schedule, m.Result, 2, opts); err != nil {
+			// The shorter schedule does not replay identically: the one
+			// found, which did once, may.
+			if _, again := explore.Verify(plain, found.Result.Schedule, found.Result, 2, opts); again != nil {
+				f.Nondeterminism = err
+				return f
+			}
+			m = explore.Minimized{Result: found.Result, Before: m.Before, After: m.Before, Runs: m.Runs}
+		}
+	}
+	f.Minimized = m
+
+	// Replay once more with the trace on, for the report and for the sites
+	// in the saved schedule. Tracing does not change the execution, so
+	// the hash must still agree.
 	var last atomic.Pointer[T]
 	traced := opts
 	traced.Trace = true
-	f.Final = sched.Run(wrap(body, cfg.name, &last), explore.Replay(m.Result.Schedule), traced)
-	if f.Final.Failure == nil || f.Final.Failure.Signature() != m.Result.Failure.Signature() {
-		// Not reproducible: keep what minimization saw.
-		if f.Nondeterminism == nil {
-			f.Nondeterminism = fmt.Errorf("the traced replay did not fail the same way: %s", f.Final.Failure.Summary())
-		}
+	final := explore.Execute(wrap(body, cfg, &last), explore.Replay(m.Result.Schedule), traced)
+	if !blocked && (final.Failure.Signature() != m.Result.Failure.Signature() || final.Hash != m.Result.Hash) {
+		f.Nondeterminism = fmt.Errorf("the traced replay did not fail the same way: %s (event hash %#x) where the original gave %s (event hash %#x)",
+			final.Failure.Summary(), final.Hash, m.Result.Failure.Summary(), m.Result.Hash)
 		f.Final = m.Result
+		return f
 	}
-	f.Logs = logsOf(&last)
-	f.Failure = f.Final.Failure
+	f.Final, f.Failure = final, final.Failure
+	if t := last.Load(); t != nil {
+		f.Logs, f.out = t.logs(), t.out
+	}
 	f.Entry = &corpus.Entry{
 		Test:        cfg.name,
 		Found:       corpus.Found{Strategy: found.Strategy, Seed: found.Seed, Iteration: found.Iteration, Depth: found.Depth},
@@ -101,9 +192,9 @@ func minimize(body func(*T), cfg *config, found *explore.Finding, executions int
 // wrap turns a test body into the root function of an execution. If last
 // is not nil, it receives the execution's T. It is atomic: a Blocked
 // execution's goroutines are abandoned, not ended, and may still run.
-func wrap(body func(*T), name string, last *atomic.Pointer[T]) func() {
+func wrap(body func(*T), cfg *config, last *atomic.Pointer[T]) func() {
 	return func() {
-		t := newT(name)
+		t := newT(cfg.name, cfg.sel)
 		if last != nil {
 			last.Store(t)
 		}
@@ -111,15 +202,11 @@ func wrap(body func(*T), name string, last *atomic.Pointer[T]) func() {
 	}
 }
 
-// logsOf returns the messages logged by the execution's T in *last.
-func logsOf(last *atomic.Pointer[T]) []string {
-	t := last.Load()
-	if t == nil {
-		return nil
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return append([]string(nil), t.logs...)
+// logs returns the messages logged by the execution.
+func (t *T) logs() []string {
+	t.x.mu.Lock()
+	defer t.x.mu.Unlock()
+	return append([]string(nil), t.x.logs...)
 }
 
 // Replay runs body once along schedule s (a Finding's Entry.Schedule, or a
@@ -135,12 +222,18 @@ func Replay(body func(*T), s sched.Schedule, opts ...Option) (*sched.Result, []s
 	return r, drift, nil
 }
 
-// replay runs a saved schedule with the trace on.
-func replay(body func(*T), s sched.Schedule, cfg *config) (*sched.Result, []string, []string) {
+// replay runs a saved schedule with the trace on, and returns what the
+// execution wrote.
+func replay(body func(*T), s sched.Schedule, cfg *config) (*sched.Result, []string, *T) {
 	var last atomic.Pointer[T]
 	opts := cfg.schedOptions()
 	opts.Trace = true
 	rp := explore.Replay(s)
-	r := sched.Run(wrap(body, cfg.name, &last), rp, opts)
-	return r, rp.Drift(), logsOf(&last)
+	r := explore.Execute(wrap(body, cfg, &last), rp, opts)
+	return r, rp.Drift(), last.Load()
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return line
 }

@@ -21,9 +21,11 @@ var (
 	flagStrategy     = flag.String("explore.strategy", explore.DefaultStrategy, "weft: exploration strategy: "+strings.Join(explore.Strategies, " or "))
 	flagSeed         = flag.Uint64("explore.seed", 0, "weft: base seed (default: derived from the test name; with -explore, from the clock)")
 	flagDepth        = flag.Int("explore.depth", explore.DefaultDepth, "weft: PCT bug depth: the ordering constraints a bug needs, plus one")
-	flagWorkers      = flag.Int("explore.workers", 0, "weft: with -explore, executions run in parallel (default GOMAXPROCS)")
+	flagWorkers      = flag.Int("explore.workers", 0, "weft: with -explore, worker processes that run executions in parallel, one at a time each (default GOMAXPROCS; 1: the test process alone)")
 	flagBlockTimeout = flag.Duration("explore.blocktimeout", sched.DefaultBlockTimeout, "weft: how long a controlled goroutine may block outside weft's control before the execution fails")
 	flagMaxSteps     = flag.Int("explore.maxsteps", sched.DefaultMaxSteps, "weft: events per execution before it fails as a runaway")
+	flagLag          = flag.Duration("explore.lag", explore.DefaultLag, "weft: how far ahead of the work the clock may run, firing timers while goroutines that could run have not (0: only when due)")
+	flagStrictLeaks  = flag.Bool("explore.strictleaks", false, "weft: fail a test whose goroutines kept running after it returned, as goleak would")
 
 	flagRecord        = flag.String("record", "", "weft: run the test free (truly parallel) and record each run with this recorder: "+strings.Join(record.Algorithms(), ", ")+"; a failing run is replayed from its log, minimized and saved")
 	flagRecordRuns    = flag.Int("record.runs", defaultRuns, "weft: with -record, free runs at most")
@@ -56,6 +58,9 @@ func (c *config) validate() error {
 		if _, err := record.New(c.recorder); err != nil {
 			return fmt.Errorf("weft: -record: unknown recorder %q (want one of: %s)", c.recorder, strings.Join(record.Algorithms(), ", "))
 		}
+	}
+	if c.workers < 0 {
+		return fmt.Errorf("weft: -explore.workers must not be negative, not %d", c.workers)
 	}
 	if c.runs < 1 {
 		return fmt.Errorf("weft: -record.runs must be at least 1, not %d", c.runs)

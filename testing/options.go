@@ -37,6 +37,24 @@ func MaxSteps(n int) Option { return func(c *config) { c.maxSteps = n } }
 // fails (default sched.DefaultBlockTimeout).
 func BlockTimeout(d time.Duration) Option { return func(c *config) { c.blockTimeout = d } }
 
+// Lag sets the largest lag an execution may draw: how far ahead of the
+// work the clock may run, firing timeouts and ending sleeps while
+// goroutines that could run have not (default explore.DefaultLag; 0 fires
+// timers only when they are due).
+func Lag(d time.Duration) Option {
+	return func(c *config) {
+		c.lag = d
+		if d <= 0 {
+			c.lag = -1
+		}
+	}
+}
+
+// StrictLeaks makes goroutines that kept running after the test body
+// returned (a loop on a ticker, say) a failure, as goleak would; by default
+// they are a line in the log, as under go test.
+func StrictLeaks() Option { return func(c *config) { c.strictLeaks = true } }
+
 // CorpusDir sets the directory of the test's saved schedules (default
 // testdata/weft/<TestName>).
 func CorpusDir(dir string) Option { return func(c *config) { c.dir = dir } }
@@ -55,6 +73,9 @@ type config struct {
 	seedSet      bool
 	maxSteps     int
 	blockTimeout time.Duration
+	lag          time.Duration // explore.Config.Lag
+	strictLeaks  bool
+	epoch        time.Time // the virtual clock's start, shared by the test's executions
 	dir          string
 	command      string // the command that replays a saved entry: "go test", or "weft test" for instrumented tests
 	inline       bool   // explore in the test itself, not a subtest: for instrumented tests
@@ -63,6 +84,10 @@ type config struct {
 	exploreIters int
 	exploreTime  time.Duration
 	workers      int
+	sel          selection // how T.Run selects subtests, and where they show
+	// spawn starts a worker process of the exploration, for -explore with
+	// more than one worker; nil: the test process runs every execution.
+	spawn func(oneProc bool) (explore.Worker, error)
 
 	recorder      string // -record: the recorder of free runs; "" for none
 	runs          int    // -record.runs
@@ -75,6 +100,10 @@ const defaultIterations = 100
 
 func newConfig(name string, opts []Option, useFlags bool) (*config, error) {
 	c := &config{
+		// One virtual epoch for all the test's executions and replays,
+		// so that they agree on absolute times, and later than any time
+		// taken before the test (package init, earlier tests).
+		epoch:        time.Now(),
 		name:         name,
 		iterations:   defaultIterations,
 		strategy:     explore.DefaultStrategy,
@@ -106,6 +135,12 @@ func newConfig(name string, opts []Option, useFlags bool) (*config, error) {
 		}
 		if set["explore.maxsteps"] {
 			c.maxSteps = *flagMaxSteps
+		}
+		if set["explore.lag"] {
+			Lag(*flagLag)(c)
+		}
+		if set["explore.strictleaks"] {
+			c.strictLeaks = *flagStrictLeaks
 		}
 		if set["explore.iters"] && !set["explore.time"] {
 			c.exploreTime = 0
@@ -142,7 +177,8 @@ func newConfig(name string, opts []Option, useFlags bool) (*config, error) {
 }
 
 func (c *config) schedOptions() sched.Options {
-	return sched.Options{MaxSteps: c.maxSteps, BlockTimeout: c.blockTimeout, Name: c.name}
+	return sched.Options{MaxSteps: c.maxSteps, BlockTimeout: c.blockTimeout, Name: c.name,
+		Epoch: c.epoch, StrictLeaks: c.strictLeaks}
 }
 
 // exploreConfig is the exploration budget: -explore's, or plain go test's
@@ -152,15 +188,13 @@ func (c *config) exploreConfig() explore.Config {
 		Strategy: c.strategy,
 		Seed:     c.seed,
 		Depth:    c.depth,
+		Lag:      c.lag,
 		Options:  c.schedOptions(),
 	}
 	if c.explore {
 		ec.Iterations, ec.Duration = c.exploreIters, c.exploreTime
-		ec.Workers = c.workers
-		if ec.Workers <= 0 {
-			ec.Workers = explore.DefaultWorkers()
-		}
-		if race.Enabled {
+		ec.Workers, ec.Spawn = c.exploreWorkers(), c.spawn
+		if race.Enabled && ec.Spawn == nil {
 			// Executions in one process share the test's variables: under
 			// the race detector, two run at once would race for real.
 			ec.Workers = 1
@@ -169,4 +203,12 @@ func (c *config) exploreConfig() explore.Config {
 		ec.Iterations, ec.Workers = c.iterations, 1
 	}
 	return ec
+}
+
+// exploreWorkers is -explore.workers, or its default.
+func (c *config) exploreWorkers() int {
+	if c.workers > 0 {
+		return c.workers
+	}
+	return explore.DefaultWorkers()
 }

@@ -88,7 +88,7 @@ func recordFind(body func(*T), cfg *config, progress func(time.Duration, int)) (
 		if err != nil {
 			return nil, i, fmt.Errorf("weft: -record: %w", err)
 		}
-		res, err := record.Record(wrap(body, cfg.name, nil), rec, record.Options{
+		res, err := record.Record(wrap(body, cfg, nil), rec, record.Options{
 			Name: cfg.name, Dir: tmp, BlockTimeout: cfg.recordTimeout, Seed: explore.Seed(cfg.seed, i), LockOrder: cfg.lockOrder})
 		if err != nil {
 			return nil, i + 1, fmt.Errorf("weft: -record: %w", err)
@@ -129,7 +129,7 @@ func reproduce(body func(*T), cfg *config, res *record.Result, i int) (*Finding,
 	if err != nil {
 		return nil, fmt.Errorf("weft: %s\n  reading its log: %v", recorded, err)
 	}
-	out, err := logreplay.Run(wrap(body, cfg.name, nil), log, logreplay.Options{Sched: cfg.schedOptions()})
+	out, err := logreplay.Run(wrap(body, cfg, nil), log, logreplay.Options{Sched: cfg.schedOptions()})
 	if err != nil {
 		return nil, fmt.Errorf("weft: %s\n  %v", recorded, err)
 	}
@@ -145,7 +145,7 @@ func reproduce(body func(*T), cfg *config, res *record.Result, i int) (*Finding,
 		return nil, fmt.Errorf("weft: %s\n  the replay from its log %s%s", recorded, what, problemList(out.Problems))
 	}
 	found := &explore.Finding{Result: out.Result, Iteration: i, Seed: explore.Seed(cfg.seed, i), Strategy: "record-" + cfg.recorder}
-	f := minimize(body, cfg, found, i+1)
+	f := judge(body, cfg, found, i+1)
 	f.Recorded = rc
 	return f, nil
 }

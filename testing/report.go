@@ -2,45 +2,58 @@ package weft
 
 import (
 	"fmt"
+	"io"
+	"regexp"
 	"strings"
+	"testing"
 
 	"github.com/weftdev/weft/sched"
 )
 
 // report formats a Finding for the test log.
-func report(f *Finding, command, saved string, saveErr error) string {
+func report(f *Finding, cfg *config, saved string, saveErr error) string {
 	var b strings.Builder
 	found := f.Found
-	if rc := f.Recorded; rc != nil {
-		fmt.Fprintf(&b, "weft: recorded run %d of at most %d failed under the Go scheduler (recorder %s: %d events, %d log bytes)\n", rc.Run, rc.Runs, rc.Algorithm, rc.Events, rc.Bytes)
-		fmt.Fprintf(&b, "  recorded failure: %s\n", rc.Failure.Summary())
-		if f.Failure.Kind == sched.Race && rc.Failure.Kind != sched.Race {
-			fmt.Fprintf(&b, "  replayed from its log under the controller: the race detector reported a data race on the way\n")
-		} else if rc.Faithful {
-			fmt.Fprintf(&b, "  replayed from its log under the controller: same failure, every goroutine read the recorded values\n")
-		} else {
-			fmt.Fprintf(&b, "  replayed from its log under the controller: same failure, but departing from the recording:\n    %s\n", strings.Join(rc.Problems, "\n    "))
+	how := fmt.Sprintf("strategy %s, seed %#x", found.Strategy, found.Seed)
+	if found.Depth > 0 {
+		how += fmt.Sprintf(", depth %d", found.Depth)
+	}
+	how += fmt.Sprintf("; %d execution%s run", f.Executions, plural(f.Executions))
+	switch rc := f.Recorded; {
+	case rc != nil:
+		writeRecording(&b, rc, f.Failure)
+	case f.Crash != nil:
+		fmt.Fprintf(&b, "weft: execution %d (%s) ended its worker process: not saved, as it left no schedule\n", found.Iteration+1, how)
+	case f.Nondeterminism != nil:
+		fmt.Fprintf(&b, "weft: execution %d (%s) failed, but does not replay identically: not saved\n", found.Iteration+1, how)
+	default:
+		fmt.Fprintf(&b, "weft: found a failing schedule in execution %d (%s)\n", found.Iteration+1, how)
+	}
+	if c := f.Crash; c != nil {
+		what := "died"
+		if c.Hung {
+			what = "hung"
 		}
-		if rc.Log != "" {
-			fmt.Fprintf(&b, "  log: %s\n", rc.Log)
-		}
-	} else {
-		fmt.Fprintf(&b, "weft: found a failing schedule in execution %d (strategy %s, seed %#x", found.Iteration+1, found.Strategy, found.Seed)
-		if found.Depth > 0 {
-			fmt.Fprintf(&b, ", depth %d", found.Depth)
-		}
-		fmt.Fprintf(&b, "; %d execution%s run)\n", f.Executions, plural(f.Executions))
+		fmt.Fprintf(&b, "  the worker process %s running it (%s); it printed:\n", what, c.Why)
+		writeIndented(&b, "    ", c.Output)
+		fmt.Fprintf(&b, "  to run it in the test process: %s -explore -explore.seed %#x -explore.iters %d -explore.workers 1\n",
+			runCommand(cfg.command, cfg.name), cfg.seed, found.Iteration+1)
+		writeUnreplayed(&b, f.Unreplayed)
+		return b.String()
 	}
 	writeFailure(&b, f.Failure, f.Final.More)
+	if f.Nondeterminism != nil {
+		fmt.Fprintf(&b, "  replayed: %v\n", f.Nondeterminism)
+		writeUnreplayed(&b, f.Unreplayed)
+		return b.String()
+	}
 	m := f.Minimized
 	fmt.Fprintf(&b, "  preemptions: %d, minimized from %d (%d replays)\n", m.After, m.Before, m.Runs)
-	if f.Nondeterminism != nil {
-		fmt.Fprintf(&b, "  WARNING, not deterministic: %v\n", f.Nondeterminism)
-	} else if f.Failure.Kind != sched.Blocked {
+	if f.Failure.Kind != sched.Blocked {
 		fmt.Fprintf(&b, "  deterministic: replayed 3 times, same execution (event hash %#x)\n", f.Final.Hash)
 	}
 	writeTimeline(&b, f.Final)
-	writeLogs(&b, f.Logs)
+	writeUnreplayed(&b, f.Unreplayed)
 	if saveErr != nil {
 		fmt.Fprintf(&b, "  could not save the schedule: %v\n  schedule:\n", saveErr)
 		for _, line := range strings.Split(strings.TrimRight(string(f.Entry.Marshal()), "\n"), "\n") {
@@ -50,11 +63,103 @@ func report(f *Finding, command, saved string, saveErr error) string {
 	}
 	id := saved[strings.LastIndexAny(saved, `/\`)+1:]
 	fmt.Fprintf(&b, "  saved: %s\n", saved)
+	command := cfg.command
 	if f.Failure.Kind == sched.Race {
 		command += " -race" // only the race detector reports it
 	}
 	fmt.Fprintf(&b, "  replay: %s\n", replayCommand(command, f.Entry.Test, id))
 	return b.String()
+}
+
+// keptRunning says which goroutines kept running after the test returned.
+func keptRunning(ws []sched.Waiting) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "weft: %d goroutine%s kept running after the test returned (not a failure; -explore.strictleaks makes it one):", len(ws), plural(len(ws)))
+	for _, w := range ws {
+		fmt.Fprintf(&b, "\n  goroutine %s in %s at %s", w.Goroutine, w.Op, orDash(w.Site))
+	}
+	return b.String()
+}
+
+// writeRecording writes where a Finding of -record came from; replayed is
+// the failure its replay gave.
+func writeRecording(b *strings.Builder, rc *Recording, replayed *sched.Failure) {
+	fmt.Fprintf(b, "weft: recorded run %d of at most %d failed under the Go scheduler (recorder %s: %d events, %d log bytes)\n", rc.Run, rc.Runs, rc.Algorithm, rc.Events, rc.Bytes)
+	fmt.Fprintf(b, "  recorded failure: %s\n", rc.Failure.Summary())
+	if replayed != nil && replayed.Kind == sched.Race && rc.Failure.Kind != sched.Race {
+		fmt.Fprintf(b, "  replayed from its log under the controller: the race detector reported a data race on the way\n")
+	} else if rc.Faithful {
+		fmt.Fprintf(b, "  replayed from its log under the controller: same failure, every goroutine read the recorded values\n")
+	} else {
+		fmt.Fprintf(b, "  replayed from its log under the controller: same failure, but departing from the recording:\n    %s\n", strings.Join(rc.Problems, "\n    "))
+	}
+	if rc.Log != "" {
+		fmt.Fprintf(b, "  log: %s\n", rc.Log)
+	}
+}
+
+// writeUnreplayed lists the failing executions exploration went past
+// because they did not replay identically.
+func writeUnreplayed(b *strings.Builder, us []*Finding) {
+	for _, u := range us {
+		fmt.Fprintf(b, "  also: execution %d failed, but does not replay identically: not saved\n    failure: %s\n    replayed: %v\n",
+			u.Found.Iteration+1, u.Failure.Summary(), u.Nondeterminism)
+	}
+}
+
+// runCommand is the command that runs test name of the current package.
+func runCommand(command, name string) string {
+	var parts []string
+	for _, p := range strings.Split(name, "/") {
+		parts = append(parts, "^"+regexp.QuoteMeta(p)+"$")
+	}
+	return fmt.Sprintf("%s -run '%s' %s", command, strings.Join(parts, "/"), packageDir())
+}
+
+// show writes what an execution wrote to t, as go test shows a test's
+// output: its log lines, and its subtests, run as subtests of t with their
+// own lines and results. The errors of a failing execution's test itself
+// are left to its report.
+func show(t *testing.T, out *output, failing bool) {
+	if out == nil {
+		return
+	}
+	w := t.Output()
+	for _, it := range out.items {
+		switch {
+		case it.sub != nil:
+			sub := it.sub
+			t.Run(sub.name, func(t *testing.T) {
+				showSub(t, sub)
+			})
+		case it.error && failing:
+		default:
+			writeLine(w, it.line)
+		}
+	}
+}
+
+// writeLine writes a log line as testing.T.Log does: the lines after the
+// first indented once more.
+func writeLine(w io.Writer, line string) {
+	io.WriteString(w, strings.ReplaceAll(line, "\n", "\n    ")+"\n")
+}
+
+func showSub(t *testing.T, out *output) {
+	w := t.Output()
+	for _, it := range out.items {
+		if it.sub != nil {
+			sub := it.sub
+			t.Run(sub.name, func(t *testing.T) { showSub(t, sub) })
+			continue
+		}
+		writeLine(w, it.line)
+	}
+	if out.failed {
+		t.Fail()
+	} else if out.skipped {
+		t.SkipNow()
+	}
 }
 
 // writeFailure writes the failure with its details: stacks, the goroutines
@@ -64,7 +169,11 @@ func writeFailure(b *strings.Builder, f *sched.Failure, more []*sched.Failure) {
 	case sched.Deadlock:
 		fmt.Fprintf(b, "  failure: deadlock: no goroutine can run\n")
 	case sched.Leak:
-		fmt.Fprintf(b, "  failure: leak: the test returned while goroutines remain blocked\n")
+		if f.Running {
+			fmt.Fprintf(b, "  failure: leak: the test returned while goroutines kept running\n")
+		} else {
+			fmt.Fprintf(b, "  failure: leak: the test returned while goroutines remain blocked\n")
+		}
 	default:
 		fmt.Fprintf(b, "  failure: %s\n", f.Summary())
 	}
@@ -79,7 +188,14 @@ func writeFailure(b *strings.Builder, f *sched.Failure, more []*sched.Failure) {
 		if w.Goroutine == "" {
 			who = "goroutine (plain go statement)"
 		}
-		fmt.Fprintf(b, "    %s blocked in %s at %s\n", who, w.Op, orDash(w.Site))
+		how := "blocked in"
+		switch {
+		case f.Kind == sched.Runaway || f.Running:
+			how = "in"
+		case w.Polling:
+			how = "polling in vain in"
+		}
+		fmt.Fprintf(b, "    %s %s %s at %s\n", who, how, w.Op, orDash(w.Site))
 		if w.Stack != "" {
 			writeIndented(b, "      ", w.Stack)
 		}
@@ -143,8 +259,12 @@ func writeTimeline(b *strings.Builder, r *sched.Result) {
 		if !ok {
 			continue
 		}
-		fmt.Fprintf(b, "  preemption %d of %d: goroutine %s was about to %s at %s; goroutine %s ran instead:\n",
-			i+1, len(preempts), c.G, r.Trace[k].Op, orDash(r.Trace[k].Site), c.Next)
+		instead := "goroutine " + c.Next + " ran instead"
+		if c.Next == sched.Clock.ID() {
+			instead = "the clock moved on instead (a timer fired before it was due)"
+		}
+		fmt.Fprintf(b, "  preemption %d of %d: goroutine %s was about to %s at %s; %s:\n",
+			i+1, len(preempts), c.G, r.Trace[k].Op, orDash(r.Trace[k].Site), instead)
 		end := k + 1
 		for end < len(r.Trace) && end < k+8 && r.Trace[end].G != c.G {
 			end++
@@ -174,16 +294,6 @@ func writeEvents(b *strings.Builder, events []sched.Event, mark int) {
 
 func sameCall(a, b sched.Event) bool {
 	return a.G == b.G && a.N+1 == b.N && a.Op == b.Op && a.Site == b.Site && a.Site != ""
-}
-
-func writeLogs(b *strings.Builder, logs []string) {
-	if len(logs) == 0 {
-		return
-	}
-	fmt.Fprintf(b, "  log:\n")
-	for _, l := range logs {
-		writeIndented(b, "    ", l)
-	}
 }
 
 func writeIndented(b *strings.Builder, indent, text string) {

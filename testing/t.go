@@ -5,38 +5,86 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"testing"
 
 	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
+	"github.com/weftdev/weft/sim"
 )
 
 // T is what a test body gets in place of *testing.T: its methods may be
 // called from any goroutine of the execution (those started with sim.Go).
 // Errors fail the execution; Fatalf also ends it cleanly, unwinding every
-// goroutine, from whichever goroutine calls it.
+// goroutine, from whichever goroutine calls it. In a subtest (Run), Fatalf
+// from the subtest's own goroutine ends the subtest alone, as in go test.
+//
+// What the body logs, and its subtests, appear in go test's output (with
+// -v, or when the test fails) as they would under go test: those of the
+// first execution when every execution passed, those of the failing one
+// otherwise.
 //
 // Outside a controlled execution (RunPlain), T records errors like
 // testing.T, and Fatalf ends the calling goroutine.
 type T struct {
-	name string
+	name   string
+	path   string // the go test name of the subtest, to select it by -run
+	x      *execution
+	out    *output
+	parent *T
+	g      atomic.Pointer[sched.G] // the goroutine running a subtest, under control
+}
 
+// execution is what the T's of one execution share.
+type execution struct {
 	mu      sync.Mutex // for plain mode; uncontended under control
 	failed  bool
 	errors  []string
 	logs    []string
 	helpers map[string]bool
+	sel     selection
+	root    *output
+	std     testing.TB // set by Plain: what the T's report goes there
 }
 
-func newT(name string) *T { return &T{name: name, helpers: map[string]bool{}} }
+// output is what a test or subtest of an execution wrote, as go test shows
+// it: its lines, and its subtests where they ran.
+type output struct {
+	name    string
+	items   []item
+	failed  bool
+	skipped bool
+}
 
-// Name returns the test's name.
+type item struct {
+	line  string
+	error bool
+	sub   *output
+}
+
+// selection is how go test's -run and -skip select subtests, and the name
+// of the go test the execution's subtests appear under.
+type selection struct {
+	container string
+	run, skip string
+}
+
+func newT(name string, sel selection) *T {
+	out := &output{}
+	return &T{name: name, path: sel.container, out: out, x: &execution{helpers: map[string]bool{}, sel: sel, root: out}}
+}
+
+// Name returns the test's name; in a subtest, with the subtest's.
 func (t *T) Name() string { return t.name }
 
-// Failed reports whether the execution has failed.
+// Failed reports whether the test has failed; in a subtest, the subtest.
 func (t *T) Failed() bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.failed
+	if t.x.std != nil {
+		return t.x.std.Failed()
+	}
+	t.x.mu.Lock()
+	defer t.x.mu.Unlock()
+	return t.out.failed
 }
 
 // Errorf records an error; the execution goes on.
@@ -46,7 +94,8 @@ func (t *T) Errorf(format string, args ...any) { t.fail(fmt.Sprintf(format, args
 func (t *T) Error(args ...any) { t.fail(sprintln(args...), false) }
 
 // Fatalf records an error and ends the execution: the calling goroutine
-// exits, and every other one exits when it is next scheduled.
+// exits, and every other one exits when it is next scheduled. Called by a
+// subtest's own goroutine, it ends the subtest.
 func (t *T) Fatalf(format string, args ...any) { t.fail(fmt.Sprintf(format, args...), true) }
 
 // Fatal is Fatalf formatted as by fmt.Sprintln.
@@ -58,37 +107,76 @@ func (t *T) Fail() { t.fail("failed", false) }
 // FailNow marks the execution failed and ends it, like Fatal.
 func (t *T) FailNow() { t.fail("failed", true) }
 
-// Logf records a message, shown in the report of a failing execution.
+// Logf records a message, shown in go test's output as testing.T's are.
 func (t *T) Logf(format string, args ...any) {
-	line := t.site() + ": " + fmt.Sprintf(format, args...)
-	t.mu.Lock()
-	t.logs = append(t.logs, line)
-	t.mu.Unlock()
+	t.log(t.site()+": "+fmt.Sprintf(format, args...), false)
 }
 
 // Log is Logf formatted as by fmt.Sprintln.
-func (t *T) Log(args ...any) { t.Logf("%s", sprintln(args...)) }
+func (t *T) Log(args ...any) { t.log(t.site()+": "+sprintln(args...), false) }
 
 // Helper marks the calling function as a test helper: reported sites skip
 // it, as testing.T.Helper does.
 func (t *T) Helper() { t.markHelper(2) }
 
+// Run runs f as a subtest of t named name, in a goroutine of its own, and
+// waits for it, as testing.T.Run does: the subtest's goroutines and events
+// are part of the execution. A subtest that go test's -run or -skip flags
+// leave out does not run. It reports whether the subtest passed.
+func (t *T) Run(name string, f func(t *T)) bool {
+	name = strings.ReplaceAll(name, " ", "_")
+	sub := &T{name: t.name + "/" + name, path: t.path + "/" + name, x: t.x, out: &output{name: name}, parent: t}
+	if !t.x.sel.selected(sub.path) {
+		return true
+	}
+	t.x.mu.Lock()
+	t.out.items = append(t.out.items, item{sub: sub.out})
+	t.x.mu.Unlock()
+	var wg sim.WaitGroup
+	wg.Go(func() {
+		sub.g.Store(sched.Current())
+		f(sub)
+	})
+	wg.Wait()
+	return !sub.Failed()
+}
+
 // markHelper records the function skip frames up as a helper.
 func (t *T) markHelper(skip int) {
 	pc, _, _, ok := runtime.Caller(skip)
 	if ok {
-		t.mu.Lock()
-		t.helpers[runtime.FuncForPC(pc).Name()] = true
-		t.mu.Unlock()
+		t.x.mu.Lock()
+		t.x.helpers[runtime.FuncForPC(pc).Name()] = true
+		t.x.mu.Unlock()
+	}
+}
+
+func (t *T) log(line string, isError bool) {
+	if t.x.std != nil {
+		t.x.std.Log(line)
+		return
+	}
+	t.x.mu.Lock()
+	defer t.x.mu.Unlock()
+	t.out.items = append(t.out.items, item{line: line, error: isError})
+	if isError {
+		t.x.errors = append(t.x.errors, line)
+		t.x.failed = true
+		for u := t; u != nil; u = u.parent {
+			u.out.failed = true
+		}
+	} else {
+		t.x.logs = append(t.x.logs, line)
 	}
 }
 
 func (t *T) fail(msg string, fatal bool) {
 	site := t.site()
-	t.mu.Lock()
-	t.failed = true
-	t.errors = append(t.errors, site+": "+msg)
-	t.mu.Unlock()
+	if t.x.std != nil {
+		t.x.forward(site, msg, fatal)
+		return
+	}
+	t.log(site+": "+msg, true)
 	g := sched.Current()
 	if g == nil {
 		if rt := record.Current(); rt != nil {
@@ -101,8 +189,40 @@ func (t *T) fail(msg string, fatal bool) {
 	}
 	g.Fail(&sched.Failure{Kind: sched.Error, Goroutine: g.ID(), Message: msg, Site: site})
 	if fatal {
-		g.Abort()
+		t.end(g)
 	}
+}
+
+// end ends the calling goroutine g after FailNow or SkipNow: a subtest's
+// own goroutine ends the subtest, any other goroutine the execution.
+func (t *T) end(g *sched.G) {
+	if t.parent != nil && t.g.Load() == g {
+		runtime.Goexit()
+	}
+	g.Abort()
+}
+
+// skip records why a subtest is skipped (line, "" for no reason), and
+// ends it: from its own goroutine (or outside control), the subtest;
+// otherwise, or at the top, the execution. The test itself is skipped by
+// its own testing.T; under Plain, by the testing.TB the T reports to.
+func (t *T) skip(line string) {
+	if t.x.std != nil {
+		if line == "" {
+			t.x.std.SkipNow()
+		}
+		t.x.std.Skip(line)
+	}
+	t.x.mu.Lock()
+	if t.parent != nil && line != "" {
+		t.out.items = append(t.out.items, item{line: line})
+	}
+	t.out.skipped = true
+	t.x.mu.Unlock()
+	if g := sched.Current(); g != nil {
+		t.end(g)
+	}
+	runtime.Goexit()
 }
 
 // site returns the file:line of the user code calling a method of t,
@@ -111,23 +231,17 @@ func (t *T) site() string {
 	var pcs [64]uintptr
 	n := runtime.Callers(3, pcs[:])
 	frames := runtime.CallersFrames(pcs[:n])
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	t.x.mu.Lock()
+	defer t.x.mu.Unlock()
 	for {
 		f, more := frames.Next()
-		if !sched.Internal(f.Function, f.File) && !t.helpers[f.Function] && f.File != "" {
+		if !sched.Internal(f.Function, f.File) && !t.x.helpers[f.Function] && f.File != "" {
 			return sched.Site(f.File, f.Line)
 		}
 		if !more {
 			return ""
 		}
 	}
-}
-
-func (t *T) errorCount() int {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return len(t.errors)
 }
 
 func sprintln(args ...any) string { return strings.TrimSuffix(fmt.Sprintln(args...), "\n") }
@@ -140,21 +254,21 @@ func sprintln(args ...any) string { return strings.TrimSuffix(fmt.Sprintln(args.
 // the body started crashes the program, as it would in go test, and a
 // deadlock never returns.
 func RunPlain(body func(*T)) []string {
-	t := newT("plain")
+	t := newT("plain", selection{})
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		defer func() {
 			if r := recover(); r != nil {
-				t.mu.Lock()
-				t.errors = append(t.errors, fmt.Sprintf("panic: %v", r))
-				t.mu.Unlock()
+				t.x.mu.Lock()
+				t.x.errors = append(t.x.errors, fmt.Sprintf("panic: %v", r))
+				t.x.mu.Unlock()
 			}
 		}()
 		body(t)
 	}()
 	<-done
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.errors
+	t.x.mu.Lock()
+	defer t.x.mu.Unlock()
+	return t.x.errors
 }

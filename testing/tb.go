@@ -4,28 +4,26 @@ import (
 	"flag"
 	"fmt"
 	"regexp"
-	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
-
-	"github.com/weftdev/weft/sched"
 )
 
 // TB is what a test instrumented by weft test gets in place of *testing.T:
 // the rewriter turns every *testing.T of a test file into *weft.TB and each
 // TestXxx body into a body of Test. Its methods keep their meaning under
 // weft's controller, from any goroutine of the execution: errors fail the
-// execution, Fatal ends it, Cleanup functions run at its end, Run runs a
-// subtest inside it, Skip ends it and skips the test. It embeds the test's
-// testing.TB, so it can be passed where one is expected, and the methods it
-// does not redefine (TempDir, Setenv, ...) are the test's own.
+// execution, Fatal ends it (or, from a subtest's own goroutine, the
+// subtest), Cleanup functions run at its end, Run runs a subtest inside
+// it, Skip ends it and skips the test (or the subtest). What the test logs,
+// and its subtests, appear in go test's output as under go test. It embeds
+// the test's testing.TB, so it can be passed where one is expected, and the
+// methods it does not redefine (TempDir, Setenv, ...) are the test's own.
 type TB struct {
 	testing.TB
 	t        *T
-	name     string
 	cleanups []func()
-	skipped  *atomic.Pointer[string]
+	skipped  *atomic.Pointer[string] // the test's, set by a Skip outside subtests: why, with its site
 }
 
 // Test runs body, a test's body, under weft's controller as Check does.
@@ -35,123 +33,131 @@ func Test(t *testing.T, body func(*TB), opts ...Option) {
 	var skipped atomic.Pointer[string]
 	opts = append([]Option{func(c *config) { c.command, c.inline = "weft test", true }}, opts...)
 	Check(t, func(wt *T) {
-		tb := &TB{TB: t, t: wt, name: t.Name(), skipped: &skipped}
+		tb := &TB{TB: t, t: wt, skipped: &skipped}
 		defer tb.runCleanups()
 		body(tb)
 	}, opts...)
-	if msg := skipped.Load(); msg != nil && !t.Failed() {
-		t.Skip(*msg)
+	if line := skipped.Load(); line != nil && !t.Failed() {
+		if *line != "" {
+			writeLine(t.Output(), *line)
+		}
+		t.SkipNow()
 	}
 }
 
 // Name returns the test's name; in a subtest, with the subtest's.
-func (tb *TB) Name() string { return tb.name }
+func (tb *TB) Name() string { return tb.t.Name() }
 
 // Error records an error; the execution goes on.
-func (tb *TB) Error(args ...any) { tb.t.Error(args...) }
+func (tb *TB) Error(args ...any) { tb.t.fail(sprintln(args...), false) }
 
 // Errorf records an error; the execution goes on.
-func (tb *TB) Errorf(format string, args ...any) { tb.t.Errorf(format, args...) }
+func (tb *TB) Errorf(format string, args ...any) { tb.t.fail(fmt.Sprintf(format, args...), false) }
 
-// Fatal records an error and ends the execution.
-func (tb *TB) Fatal(args ...any) { tb.t.Fatal(args...) }
+// Fatal records an error and ends the execution, or the subtest.
+func (tb *TB) Fatal(args ...any) { tb.t.fail(sprintln(args...), true) }
 
-// Fatalf records an error and ends the execution.
-func (tb *TB) Fatalf(format string, args ...any) { tb.t.Fatalf(format, args...) }
+// Fatalf records an error and ends the execution, or the subtest.
+func (tb *TB) Fatalf(format string, args ...any) { tb.t.fail(fmt.Sprintf(format, args...), true) }
 
 // Fail marks the execution failed.
-func (tb *TB) Fail() { tb.t.Fail() }
+func (tb *TB) Fail() { tb.t.fail("failed", false) }
 
-// FailNow marks the execution failed and ends it.
-func (tb *TB) FailNow() { tb.t.FailNow() }
+// FailNow marks the execution failed and ends it, or the subtest.
+func (tb *TB) FailNow() { tb.t.fail("failed", true) }
 
-// Failed reports whether the execution has failed.
+// Failed reports whether the test, or the subtest, has failed.
 func (tb *TB) Failed() bool { return tb.t.Failed() }
 
-// Log records a message for the report of a failing execution.
-func (tb *TB) Log(args ...any) { tb.t.Log(args...) }
+// Log records a message, shown as testing.T's are.
+func (tb *TB) Log(args ...any) { tb.t.log(tb.t.site()+": "+sprintln(args...), false) }
 
-// Logf records a message for the report of a failing execution.
-func (tb *TB) Logf(format string, args ...any) { tb.t.Logf(format, args...) }
+// Logf records a message, shown as testing.T's are.
+func (tb *TB) Logf(format string, args ...any) {
+	tb.t.log(tb.t.site()+": "+fmt.Sprintf(format, args...), false)
+}
 
 // Helper marks the calling function as a test helper.
 func (tb *TB) Helper() { tb.t.markHelper(2) }
 
-// Skip ends the execution and marks the test skipped, with a message
-// formatted as by fmt.Sprintln.
+// Skip ends the execution and marks the test skipped (in a subtest, the
+// subtest), with a message formatted as by fmt.Sprintln.
 func (tb *TB) Skip(args ...any) { tb.skip(sprintln(args...)) }
 
-// Skipf ends the execution and marks the test skipped.
+// Skipf ends the execution and marks the test skipped (in a subtest, the
+// subtest).
 func (tb *TB) Skipf(format string, args ...any) { tb.skip(fmt.Sprintf(format, args...)) }
 
-// SkipNow ends the execution and marks the test skipped.
-func (tb *TB) SkipNow() { tb.skip("skipped") }
+// SkipNow ends the execution and marks the test skipped (in a subtest,
+// the subtest).
+func (tb *TB) SkipNow() { tb.skip("") }
 
-// Skipped reports whether the test was skipped.
-func (tb *TB) Skipped() bool { return tb.skipped.Load() != nil }
-
-func (tb *TB) skip(msg string) {
-	tb.skipped.CompareAndSwap(nil, &msg)
-	if g := sched.Current(); g != nil {
-		g.Abort()
+// Skipped reports whether the test, or the subtest, was skipped.
+func (tb *TB) Skipped() bool {
+	if tb.t.parent == nil {
+		return tb.skipped.Load() != nil
 	}
-	runtime.Goexit()
+	tb.t.x.mu.Lock()
+	defer tb.t.x.mu.Unlock()
+	return tb.t.out.skipped
 }
 
-// Cleanup registers f to run when the execution's body returns, last
-// registered first.
+func (tb *TB) skip(msg string) {
+	line := ""
+	if msg != "" {
+		line = tb.t.site() + ": " + msg
+	}
+	if tb.t.parent == nil {
+		tb.skipped.CompareAndSwap(nil, &line)
+	}
+	tb.t.skip(line)
+}
+
+// Cleanup registers f to run when the test's body returns (in a subtest,
+// the subtest's), last registered first.
 func (tb *TB) Cleanup(f func()) {
-	tb.t.mu.Lock()
+	tb.t.x.mu.Lock()
 	tb.cleanups = append(tb.cleanups, f)
-	tb.t.mu.Unlock()
+	tb.t.x.mu.Unlock()
 }
 
 func (tb *TB) runCleanups() {
 	for {
-		tb.t.mu.Lock()
+		tb.t.x.mu.Lock()
 		n := len(tb.cleanups)
 		if n == 0 {
-			tb.t.mu.Unlock()
+			tb.t.x.mu.Unlock()
 			return
 		}
 		f := tb.cleanups[n-1]
 		tb.cleanups = tb.cleanups[:n-1]
-		tb.t.mu.Unlock()
+		tb.t.x.mu.Unlock()
 		f()
 	}
 }
 
-// Run runs f as a subtest named name, inside the execution: its goroutines
-// and events are part of the parent's schedule. As with testing.T.Run, a
-// subtest that go test's -run or -skip flags leave out does not run. It
-// reports whether the subtest passed.
+// Run runs f as a subtest named name, inside the execution, in a goroutine
+// of its own as testing.T.Run does: its goroutines and events are part of
+// the parent's schedule. As with testing.T.Run, a subtest that go test's
+// -run or -skip flags leave out does not run. It reports whether the
+// subtest passed.
 func (tb *TB) Run(name string, f func(*TB)) bool {
-	sub := &TB{TB: tb.TB, t: tb.t, name: tb.name + "/" + rewriteSubName(name), skipped: tb.skipped}
-	if !selected(sub.name) {
-		return true
-	}
-	before := tb.t.errorCount()
-	func() {
+	return tb.t.Run(name, func(t *T) {
+		sub := &TB{TB: tb.TB, t: t, skipped: tb.skipped}
 		defer sub.runCleanups()
 		f(sub)
-	}()
-	return tb.t.errorCount() == before
+	})
 }
-
-// rewriteSubName makes a subtest name as testing does: spaces become
-// underscores.
-func rewriteSubName(name string) string { return strings.ReplaceAll(name, " ", "_") }
 
 // selected reports whether go test's -run and -skip flags select the test
 // named name (its elements separated by slashes), as they select subtests.
-func selected(name string) bool {
+func (s selection) selected(name string) bool {
 	elems := strings.Split(name, "/")
-	match := func(flagName string) (bool, bool) {
-		f := flag.Lookup(flagName)
-		if f == nil || f.Value.String() == "" {
+	match := func(pattern string) (bool, bool) {
+		if pattern == "" {
 			return false, false
 		}
-		pats := splitPattern(f.Value.String())
+		pats := splitPattern(pattern)
 		for i, p := range pats {
 			if i >= len(elems) {
 				break
@@ -162,13 +168,25 @@ func selected(name string) bool {
 		}
 		return true, true
 	}
-	if ok, set := match("test.run"); set && !ok {
+	if ok, set := match(s.run); set && !ok {
 		return false
 	}
-	if ok, set := match("test.skip"); set && ok {
+	if ok, set := match(s.skip); set && ok {
 		return false
 	}
 	return true
+}
+
+// flagSelection is the selection of go test's own -run and -skip flags.
+func flagSelection(container string) selection {
+	s := selection{container: container}
+	if f := flag.Lookup("test.run"); f != nil {
+		s.run = f.Value.String()
+	}
+	if f := flag.Lookup("test.skip"); f != nil {
+		s.skip = f.Value.String()
+	}
+	return s
 }
 
 // splitPattern splits a -run pattern at the slashes outside brackets and

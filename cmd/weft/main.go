@@ -1,8 +1,8 @@
 // Command weft is weft's command line.
 //
-//	weft test [-instrument=PATTERN] [go test flags] [packages]
-//	                           go test of unmodified packages, instrumented for weft
-//	weft overlay [packages]    the overlay file of those packages, for go test -overlay
+//	weft test [-instrument.skip=PATTERNS] [-instrument=PATTERNS] [go test flags] [packages]
+//	                           go test of unmodified packages and their dependencies, instrumented for weft
+//	weft overlay [packages]    the go test command line (GOWORK and -overlay) that weft test runs
 //	weft demo [example]        find, minimize, save and replay a bug of weft's examples, with real go test runs
 //	weft show FILE...          print saved schedules, checking their format
 //	weft list [DIR]            list the saved schedules under DIR (default testdata/weft)
@@ -17,11 +17,14 @@ import (
 )
 
 const usage = `usage:
-  weft test [-instrument=PATTERN] [go test flags] [packages]
+  weft test [-instrument.skip=PATTERNS] [-instrument=PATTERNS] [go test flags] [packages]
                                 go test of packages written with plain Go: goroutines, channels,
-                                sync, sync/atomic, time, context and math/rand run under weft
-  weft overlay [-instrument=PATTERN] [packages]
-                                print the overlay file of those packages, for go test -overlay
+                                sync, sync/atomic, time, context and math/rand run under weft, in
+                                the tested packages and every package they import
+                                (-instrument.skip leaves packages or files out, -instrument takes
+                                them back; PATTERNS: see the README)
+  weft overlay [flags] [packages]
+                                print the go test command line weft test runs (GOWORK, -overlay)
   weft demo [-keep] [example]   find, minimize, save and replay a bug of weft's examples
   weft show FILE...             print saved schedules, checking their format
   weft list [DIR]               list saved schedules (default: testdata/weft)

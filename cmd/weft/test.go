@@ -1,24 +1,14 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"runtime/debug"
-	"sort"
 	"strings"
 
-	"golang.org/x/mod/modfile"
-	"golang.org/x/tools/go/packages"
-
-	"github.com/weftdev/weft/instrument"
+	"github.com/weftdev/weft/internal/workspace"
 )
 
 // goTestBoolFlags are the go test and test binary flags that take no value;
@@ -33,7 +23,9 @@ var goTestBoolFlags = map[string]bool{
 // testArgs is a weft test command line, split.
 type testArgs struct {
 	instrument []string // -instrument patterns
-	verbose    bool     // -v: list the sites left alone
+	skip       []string // -instrument.skip patterns
+	verbose    bool     // -v: list the sites and packages left alone
+	mod        string   // go's -mod flag, which weft decides on (see workspace.Config.Mod)
 	goArgs     []string // flags for go test, in order
 	patterns   []string // packages to test
 }
@@ -51,15 +43,25 @@ func parseTestArgs(args []string) (testArgs, error) {
 			break
 		}
 		name, value, hasValue := strings.Cut(strings.TrimLeft(arg, "-"), "=")
-		if name == "instrument" {
+		switch name {
+		case "instrument", "instrument.skip", "mod", "modfile":
 			if !hasValue {
 				if i+1 == len(args) {
-					return a, errors.New("-instrument needs a package pattern")
+					return a, fmt.Errorf("-%s needs a value", name)
 				}
 				i++
 				value = args[i]
 			}
-			a.instrument = append(a.instrument, strings.Split(value, ",")...)
+			switch name {
+			case "instrument":
+				a.instrument = append(a.instrument, splitList(value)...)
+			case "instrument.skip":
+				a.skip = append(a.skip, splitList(value)...)
+			case "mod":
+				a.mod = value
+			case "modfile":
+				return a, errors.New("-modfile: weft test builds in a workspace of its own (GOWORK), where go does not allow -modfile")
+			}
 			continue
 		}
 		if name == "v" && (!hasValue || value == "true") {
@@ -74,7 +76,26 @@ func parseTestArgs(args []string) (testArgs, error) {
 	if len(a.patterns) == 0 {
 		a.patterns = []string{"."}
 	}
+	if a.mod == "" {
+		a.mod = workspace.ModFlag(os.Getenv("GOFLAGS"))
+	}
+	switch a.mod {
+	case "", "mod", "readonly", "vendor":
+	default:
+		return a, fmt.Errorf("-mod=%s: go knows mod, readonly and vendor", a.mod)
+	}
 	return a, nil
+}
+
+// splitList splits a comma-separated list, dropping empty elements.
+func splitList(s string) []string {
+	var out []string
+	for _, e := range strings.Split(s, ",") {
+		if e = strings.TrimSpace(e); e != "" {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // testCmd is weft test: go test of instrumented packages. It exits as go
@@ -91,351 +112,52 @@ func testCmd(args []string) error {
 }
 
 // runTest runs weft test in dir (the current directory if empty) and
-// returns go test's exit code.
+// returns go test's exit code. The summary of what was instrumented ends
+// the output, on stderr (stdout may be go test -json's).
 func runTest(dir string, args []string, stdout, stderr io.Writer) (int, error) {
 	a, err := parseTestArgs(args)
 	if err != nil {
 		return 0, err
 	}
-	overlay, err := makeOverlay(dir, a, stderr)
+	s, err := prepare(dir, a)
 	if err != nil {
 		return 0, err
 	}
+	if a.verbose {
+		s.list(stderr)
+	}
 	// The packages go before the flags: go test cannot tell whether a flag
 	// it does not know (-explore) takes a value.
-	cmd := exec.Command("go", append(append([]string{"test", "-overlay=" + overlay}, a.patterns...), a.goArgs...)...)
+	cmd := exec.Command("go", append(append([]string{"test", "-overlay=" + s.Overlay}, a.patterns...), a.goArgs...)...)
 	cmd.Dir = dir
+	cmd.Env = workspace.Env(os.Environ(), s.Work)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr
+	code := 0
 	if err := cmd.Run(); err != nil {
 		var exit *exec.ExitError
-		if errors.As(err, &exit) {
-			return exit.ExitCode(), nil
+		if !errors.As(err, &exit) {
+			return 0, err
 		}
-		return 0, err
+		code = exit.ExitCode()
 	}
-	return 0, nil
+	s.summarize(stderr)
+	return code, nil
 }
 
-// overlayCmd is weft overlay: it prints the overlay file for go test
-// -overlay.
+// overlayCmd is weft overlay: it prints the go test command line that runs
+// the instrumented packages: the go.work to use and the overlay file.
 func overlayCmd(args []string) error {
 	a, err := parseTestArgs(args)
 	if err != nil {
 		return err
 	}
-	overlay, err := makeOverlay("", a, os.Stderr)
+	s, err := prepare("", a)
 	if err != nil {
 		return err
-	}
-	fmt.Println(overlay)
-	return nil
-}
-
-// makeOverlay rewrites the packages to test, and those named by
-// -instrument, and returns the path of an overlay file mapping their files
-// to the rewritten copies. The copies live in the user's cache directory,
-// named by a hash of their content and of weft's version, so a second run
-// rewrites nothing new. With verbose, the sites left alone are listed on w.
-func makeOverlay(workdir string, a testArgs, w io.Writer) (string, error) {
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		return "", fmt.Errorf("finding a cache directory: %w", err)
-	}
-	dir := filepath.Join(cache, "weft", "overlay")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
-	}
-	// A warm run needs no type checking: the overlay of the same sources,
-	// rewritten by the same weft, is in the cache already.
-	key, err := fingerprint(workdir, a)
-	if err != nil {
-		return "", err
-	}
-	memo := filepath.Join(dir, "run-"+key+".json")
-	if data, err := os.ReadFile(memo); err == nil {
-		var m memoized
-		if json.Unmarshal(data, &m) == nil && m.valid() {
-			if a.verbose {
-				for _, s := range m.Skips {
-					fmt.Fprintf(w, "weft: left alone: %s\n", s)
-				}
-			}
-			return m.Overlay, nil
-		}
-	}
-	overlay, skips, err := rewriteAll(workdir, dir, a)
-	if err != nil {
-		return "", err
 	}
 	if a.verbose {
-		for _, s := range skips {
-			fmt.Fprintf(w, "weft: left alone: %s\n", s)
-		}
+		s.list(os.Stderr)
 	}
-	m := memoized{Overlay: overlay, Skips: skips}
-	if data, err := json.Marshal(m); err == nil {
-		writeAtomic(memo, data) // a cache: failing to write it costs the next run time, nothing else
-	}
-	return overlay, nil
-}
-
-// memoized is the outcome of a rewrite, kept in the cache under the
-// fingerprint of its inputs.
-type memoized struct {
-	Overlay string
-	Skips   []string
-}
-
-func (m memoized) valid() bool {
-	data, err := os.ReadFile(m.Overlay)
-	if err != nil {
-		return false
-	}
-	var o struct{ Replace map[string]string }
-	if json.Unmarshal(data, &o) != nil {
-		return false
-	}
-	for _, f := range o.Replace {
-		if _, err := os.Stat(f); err != nil {
-			return false
-		}
-	}
-	return true
-}
-
-// fingerprint digests what a rewrite depends on: weft's build, the
-// command's arguments, and the Go files of the main module and of the local
-// modules its go.mod replaces others with, by path, size and modification
-// time. It needs neither the go command nor type checking, which is what
-// makes a warm weft test nearly as fast as go test.
-func fingerprint(workdir string, a testArgs) (string, error) {
-	gomod, err := findGoMod(workdir)
-	if err != nil {
-		return "", err
-	}
-	wd, err := filepath.Abs(workdir)
-	if err != nil {
-		return "", err
-	}
-	h := sha256.New()
-	// Patterns are relative to the directory they are given in; build tags
-	// and the target choose the files.
-	fmt.Fprintf(h, "%s\x00%s\x00%q\x00%q\x00%q\x00", weftVersion(), wd, a.patterns, a.instrument, buildFlags(a.goArgs))
-	for _, env := range []string{"GOOS", "GOARCH", "GOFLAGS", "CGO_ENABLED"} {
-		fmt.Fprintf(h, "%s=%s\x00", env, os.Getenv(env))
-	}
-	roots := []string{filepath.Dir(gomod)}
-	data, err := os.ReadFile(gomod)
-	if err != nil {
-		return "", err
-	}
-	if f, err := modfile.ParseLax(gomod, data, nil); err == nil {
-		for _, r := range f.Replace {
-			if modfile.IsDirectoryPath(r.New.Path) {
-				dir := r.New.Path
-				if !filepath.IsAbs(dir) {
-					dir = filepath.Join(filepath.Dir(gomod), dir)
-				}
-				roots = append(roots, dir)
-			}
-		}
-	}
-	for _, root := range roots {
-		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			name := d.Name()
-			if d.IsDir() {
-				if path != root && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata") {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if !strings.HasSuffix(name, ".go") && name != "go.mod" && name != "go.sum" && name != "go.work" {
-				return nil
-			}
-			info, err := d.Info()
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(h, "%s\x00%d\x00%d\x00", path, info.Size(), info.ModTime().UnixNano())
-			return nil
-		})
-		if err != nil {
-			return "", fmt.Errorf("reading the sources under %s: %w", root, err)
-		}
-	}
-	return hex.EncodeToString(h.Sum(nil)[:16]), nil
-}
-
-// buildFlags returns the go test flags that choose which files are built.
-func buildFlags(goArgs []string) []string {
-	var out []string
-	for i, arg := range goArgs {
-		name, _, hasValue := strings.Cut(strings.TrimLeft(arg, "-"), "=")
-		switch name {
-		case "tags", "race", "msan", "asan", "mod", "cover", "coverpkg", "covermode":
-			out = append(out, arg)
-			if !hasValue && !goTestBoolFlags[name] && i+1 < len(goArgs) {
-				out = append(out, goArgs[i+1])
-			}
-		}
-	}
-	return out
-}
-
-// findGoMod returns the go.mod of the module dir is in.
-func findGoMod(dir string) (string, error) {
-	if dir == "" {
-		dir = "."
-	}
-	dir, err := filepath.Abs(dir)
-	if err != nil {
-		return "", err
-	}
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			return filepath.Join(d, "go.mod"), nil
-		}
-		if filepath.Dir(d) == d {
-			return "", fmt.Errorf("%s is not in a Go module (no go.mod above it)", dir)
-		}
-	}
-}
-
-// rewriteAll loads and rewrites the packages, writes the rewritten files
-// and the overlay into dir, and returns the overlay's path and the sites
-// left alone.
-func rewriteAll(workdir, dir string, a testArgs) (string, []string, error) {
-	cfg := &packages.Config{
-		Mode: packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedSyntax |
-			packages.NeedTypes | packages.NeedTypesInfo | packages.NeedModule | packages.NeedImports,
-		Tests: true,
-		Dir:   workdir,
-	}
-	targets, err := packages.Load(cfg, a.patterns...)
-	if err != nil {
-		return "", nil, fmt.Errorf("loading %s: %w", strings.Join(a.patterns, " "), err)
-	}
-	paths := map[string]bool{}
-	for _, p := range targets {
-		paths[p.PkgPath] = true
-		paths[strings.TrimSuffix(p.PkgPath, "_test")] = true
-	}
-	all := targets
-	if len(a.instrument) > 0 {
-		extra, err := packages.Load(cfg, a.instrument...)
-		if err != nil {
-			return "", nil, fmt.Errorf("loading -instrument %s: %w", strings.Join(a.instrument, ","), err)
-		}
-		modcache := goEnv(workdir, "GOMODCACHE")
-		for _, p := range extra {
-			if p.Module == nil || len(p.GoFiles) > 0 && modcache != "" && strings.HasPrefix(p.GoFiles[0], modcache+string(filepath.Separator)) {
-				return "", nil, fmt.Errorf("-instrument %s: %s is in the module cache or the standard library, which go test -overlay cannot replace; vendor it (go mod vendor) or point a replace directive at a copy of it", strings.Join(a.instrument, ","), p.PkgPath)
-			}
-			paths[p.PkgPath] = true
-		}
-		all = append(all, extra...)
-	}
-	version := weftVersion()
-	replace := map[string]string{}
-	var skips []instrument.Skip
-	seen := map[string]bool{}
-	for _, p := range all {
-		if strings.HasSuffix(p.ID, ".test") || !paths[strings.TrimSuffix(p.PkgPath, "_test")] {
-			continue
-		}
-		if len(p.Errors) > 0 {
-			return "", nil, fmt.Errorf("%s: %v", p.PkgPath, p.Errors[0])
-		}
-		res, err := instrument.Package(p, instrument.Config{Instrumented: func(path string) bool { return paths[path] }})
-		if err != nil {
-			return "", nil, err
-		}
-		for _, s := range res.Skips {
-			if key := s.String(); !seen[key] {
-				seen[key] = true
-				skips = append(skips, s)
-			}
-		}
-		for _, f := range res.Files {
-			if _, done := replace[f.Path]; done {
-				continue
-			}
-			sum := sha256.Sum256(append([]byte(version+"\x00"+f.Path+"\x00"), f.Source...))
-			name := filepath.Join(dir, hex.EncodeToString(sum[:12])+"-"+filepath.Base(f.Path))
-			if _, err := os.Stat(name); err != nil {
-				if err := writeAtomic(name, f.Source); err != nil {
-					return "", nil, err
-				}
-			}
-			replace[f.Path] = name
-		}
-	}
-	var lines []string
-	for _, s := range skips {
-		lines = append(lines, s.String())
-	}
-	sort.Strings(lines)
-	data, err := json.MarshalIndent(struct{ Replace map[string]string }{replace}, "", "\t")
-	if err != nil {
-		return "", nil, err
-	}
-	sum := sha256.Sum256(data)
-	overlay := filepath.Join(dir, "overlay-"+hex.EncodeToString(sum[:12])+".json")
-	if _, err := os.Stat(overlay); err != nil {
-		if err := writeAtomic(overlay, data); err != nil {
-			return "", nil, err
-		}
-	}
-	return overlay, lines, nil
-}
-
-// weftVersion identifies the build of weft that rewrites, for the cache
-// key: a changed rewriter must not reuse old rewrites.
-func weftVersion() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown"
-	}
-	v := info.Main.Version
-	for _, s := range info.Settings {
-		if s.Key == "vcs.revision" || s.Key == "vcs.modified" {
-			v += " " + s.Value
-		}
-	}
-	if exe, err := os.Executable(); err == nil {
-		if st, err := os.Stat(exe); err == nil {
-			v += fmt.Sprintf(" %d %d", st.Size(), st.ModTime().UnixNano())
-		}
-	}
-	return v
-}
-
-func writeAtomic(name string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(name), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), name)
-}
-
-func goEnv(dir, name string) string {
-	cmd := exec.Command("go", "env", name)
-	cmd.Dir = dir
-	out, err := cmd.Output()
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(out))
+	fmt.Printf("GOWORK=%s go test -overlay=%s\n", s.Work, s.Overlay)
+	return nil
 }

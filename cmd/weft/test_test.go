@@ -12,20 +12,12 @@ import (
 )
 
 // plainModule copies testdata/plain, packages written with plain Go only,
-// into a scratch module that uses this checkout of weft.
+// into a scratch module that does not require weft: weft test sets itself
+// up.
 func plainModule(t testing.TB) string {
 	t.Helper()
-	root, err := moduleRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
-	gomod := "module example.com/plain\n\ngo 1.26\n\nrequire github.com/weftdev/weft v0.0.0\n\nreplace github.com/weftdev/weft => " + root + "\n"
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	sum, _ := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err := os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/plain\n\ngo 1.22\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.CopyFS(dir, os.DirFS("testdata/plain")); err != nil {
@@ -45,6 +37,7 @@ var plainBugs = map[string]string{
 	"timeout":    "error",
 	"ctxleak":    "leak",
 	"constructs": "error",
+	"timing":     "error",
 }
 
 // TestWeftTest explores packages written with plain Go through weft test:
@@ -55,7 +48,6 @@ func TestWeftTest(t *testing.T) {
 		t.Skip("runs go test several times")
 	}
 	dir := plainModule(t)
-	t.Setenv("GOFLAGS", "-mod=mod")
 	run := func(args ...string) (int, string) {
 		var out strings.Builder
 		code, err := runTest(dir, args, &out, &out)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/weftdev/weft/explore"
 	"github.com/weftdev/weft/sched"
@@ -41,6 +42,23 @@ func (c *Checker) Errorf(format string, args ...any) {
 	c.errs = append(c.errs, fmt.Sprintf(format, args...))
 }
 
+// Near records a violation unless got is want or at most a millisecond
+// later: every event takes sched.Tick of virtual time, and timers fire at or
+// after their deadline.
+func (c *Checker) Near(what string, got, want time.Time) {
+	if got.Before(want) || !got.Before(want.Add(time.Millisecond)) {
+		c.Errorf("%s: got %v, want %v or a little later", what, got, want)
+	}
+}
+
+// Epoch is the virtual clock's start in the executions ExploreAll runs, so
+// that tests can name virtual times.
+var Epoch = time.Date(2000, time.January, 1, 0, 0, 0, 0, time.UTC)
+
+// Options are the options of the executions ExploreAll runs: a fixed
+// epoch, and the controller checking its enabled set at every decision.
+func Options() sched.Options { return sched.Options{Epoch: Epoch, Verify: true} }
+
 // Equal records a violation unless got and want are deeply equal.
 func (c *Checker) Equal(what string, got, want any) {
 	if !reflect.DeepEqual(got, want) {
@@ -57,7 +75,7 @@ func ExploreAll(t testing.TB, seeds int, body func(c *Checker)) []*sched.Result 
 	for _, s := range Strategies {
 		for seed := range uint64(seeds) {
 			c := &Checker{}
-			r := sched.Run(func() { body(c) }, s.Make(seed), sched.Options{})
+			r := sched.Run(func() { body(c) }, s.Make(seed), Options())
 			if r.Failure != nil {
 				t.Fatalf("%s seed %d: unexpected failure: %s\n%s", s.Name, seed, r.Failure.Summary(), r.Failure.Stack)
 			}

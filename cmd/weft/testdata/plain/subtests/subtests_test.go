@@ -1,4 +1,5 @@
-// Package subtests checks that weft test selects subtests as go test does.
+// Package subtests checks that weft test selects subtests as go test does,
+// and shows their names, results and logs.
 package subtests
 
 import (
@@ -7,12 +8,18 @@ import (
 )
 
 func TestSub(t *testing.T) {
+	t.Logf("before the subtests")
 	t.Run("good", func(t *testing.T) {
 		var mu sync.Mutex
 		mu.Lock()
+		t.Logf("good runs")
 		mu.Unlock()
 	})
 	t.Run("bad", func(t *testing.T) {
-		t.Error("always fails")
+		t.Fatal("always fails")
+		t.Log("not reached")
+	})
+	t.Run("skipped", func(t *testing.T) {
+		t.Skip("skips itself")
 	})
 }

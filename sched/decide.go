@@ -1,0 +1,268 @@
+package sched
+
+import "time"
+
+// A Decision is a scheduling point at which the strategy chooses what runs
+// next: one of the enabled goroutines, or the Clock when a timer is
+// pending. It is only valid during the call to Strategy.Next.
+type Decision struct {
+	// Current is the goroutine at the scheduling point: it reached an event
+	// (Current.Events() counts it), blocked, or exited.
+	Current *G
+	// Default is what the default policy runs: the Clock if a timer is due;
+	// else Current if it can continue; else the next enabled goroutine
+	// after it in creation order.
+	Default *G
+	// Yield reports that Current yields or polls (sim.Yield, G.Poll): it
+	// asks to let others run.
+	Yield bool
+	// Step counts the events of the execution so far, this one included.
+	Step int
+	// Index counts the decisions of the execution so far, this one
+	// included.
+	Index int
+	// Sub counts the decisions made earlier at the same event: after the
+	// clock fires, the strategy decides again before anything runs.
+	Sub int
+	// Timer reports that the strategy may return Clock to fire the
+	// earliest pending timer now.
+	Timer bool
+	// TimerIn is the virtual time until the earliest pending timer is due:
+	// zero or less if it is due now. Firing it earlier moves the clock to
+	// its deadline while goroutines that could run have not.
+	TimerIn time.Duration
+
+	c *Controller
+}
+
+// The candidates of a decision are the enabled goroutines (their pending
+// operation can proceed) but for stale pollers (see G.Polled): the
+// goroutines worth running. There is at least one. Len, At and Highest
+// cost O(log n) in the number of goroutines.
+
+// Len returns the number of candidates.
+//
+//go:norace
+func (d *Decision) Len() int { return d.c.cands.len() }
+
+// At returns the i-th candidate in creation order, from 0.
+//
+//go:norace
+func (d *Decision) At(i int) *G { return d.c.cands.at(i) }
+
+// Highest returns the candidate of highest priority (see G.SetPriority),
+// the oldest among equals.
+//
+//go:norace
+func (d *Decision) Highest() *G { return d.c.cands.highest() }
+
+// CanRun reports whether g is enabled: a candidate, or a stale poller. A
+// strategy may return any goroutine that can run; those that explore
+// return candidates, those that follow a recorded order may need the
+// others.
+//
+//go:norace
+func (d *Decision) CanRun(g *G) bool { return g != Clock && g.c == d.c && g.cand && !g.done }
+
+// Enabled returns every goroutine that can run, stale pollers included,
+// in creation order. It allocates and costs time linear in the number of
+// goroutines: strategies that can, use Len and At.
+//
+//go:norace
+func (d *Decision) Enabled() []*G {
+	var out []*G
+	for _, g := range d.c.all {
+		if d.CanRun(g) {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// Starving returns the candidate that has waited the longest to run if it
+// has waited more than FairBound events, or Clock if a timer has been due
+// that long; nil otherwise. Exploring strategies run it, so that they are
+// fair (see FairBound).
+//
+//go:norace
+func (d *Decision) Starving() *G { return d.c.starving() }
+
+// CanContinue reports whether Current is enabled and did not yield: running
+// any other goroutine, or firing a timer that is not due, preempts it.
+//
+//go:norace
+func (d *Decision) CanContinue() bool {
+	return !d.Yield && !d.Current.done && d.Current.cand
+}
+
+// SetPriority sets the priority by which Decision.Highest orders the
+// goroutine: strategies that run the highest-priority goroutine (PCT) keep
+// their priorities here, so that finding it costs O(log n).
+//
+//go:norace
+func (g *G) SetPriority(p int64) {
+	if g.prio == p {
+		return
+	}
+	g.prio = p
+	if g.fresh {
+		g.c.cands.update(g)
+	}
+}
+
+// Priority returns the goroutine's priority (SetPriority).
+//
+//go:norace
+func (g *G) Priority() int64 { return g.prio }
+
+// FairBound is how long, in events, a candidate may wait to run, or a timer
+// stay due, before an exploring strategy must run it (Decision.Starving).
+// So a program that ends under every fair scheduler ends under every
+// exploring strategy (a loop whose select always has a ready case cannot
+// starve the sender of its stop signal), while executions in which nothing
+// waits that long, which is all of most tests, are left exactly to the
+// strategy: PCT keeps its guarantee for bugs of bounded depth, as fair PCT
+// does. The choices it forces are recorded as any other, so replays need
+// no rule of their own.
+const FairBound = 4096
+
+// starving returns the candidate that has waited the longest to run (since
+// it last ran or became a candidate) if it has waited more than FairBound
+// events, or Clock if a timer has been due that long; nil otherwise.
+//
+//go:norace
+func (c *Controller) starving() *G {
+	if c.dueSince > 0 && c.steps-c.dueSince > FairBound {
+		return Clock
+	}
+	g := c.cands.longest()
+	if g != nil && g == c.cur.Load() {
+		c.served(g) // the goroutine at the decision has been running
+		g = c.cands.longest()
+	}
+	if g != nil && c.steps-g.since > FairBound {
+		return g
+	}
+	return nil
+}
+
+// maxIdleFires bounds the timers that fire in a row while no goroutine can
+// run and none becomes able to: a ticker that nobody reads would otherwise
+// keep an execution whose goroutines are all blocked for good ticking
+// forever. Past it, the execution is stalled.
+const maxIdleFires = 1 << 20
+
+// decide picks what runs after g's current event (or exit): a goroutine,
+// after firing the timers the strategy or the default policy fire first.
+// It returns nil when nothing can run any more: the failure is recorded
+// and the execution is aborting.
+//
+//go:norace
+func (c *Controller) decide(g *G) *G {
+	idle := 0
+	for sub := 0; ; {
+		c.flush()
+		if c.opts.Verify {
+			c.verify()
+		}
+		in, timer := c.timerIn()
+		switch {
+		case !timer || in > 0:
+			c.dueSince = 0
+		case c.dueSince == 0:
+			c.dueSince = c.steps
+		}
+		if c.cands.len() == 0 {
+			if timer && c.rootDone && c.afterFires >= AfterFires {
+				c.keepRunning()
+				return nil
+			}
+			if timer && idle < maxIdleFires {
+				c.fireNext() // nothing can run: the clock moves on
+				idle++
+				continue
+			}
+			if c.unstall() {
+				continue
+			}
+			if !c.aborting {
+				c.stalled()
+			}
+			return nil
+		}
+		def := c.defaultNext(g, timer && in <= 0)
+		// After the clock fired at this event, only a due timer may fire
+		// again before something runs: a clock that could jump ahead of
+		// every goroutine forever would starve them all.
+		offer := timer && (sub == 0 || in <= 0)
+		var next *G
+		if c.cands.len() == 1 && !offer && len(c.stale) == 0 {
+			next = def
+		} else {
+			next = c.consult(g, def, sub, offer, in)
+		}
+		if next == Clock {
+			if c.rootDone && c.afterFires >= AfterFires {
+				c.keepRunning()
+				return nil
+			}
+			c.fireNext()
+			sub++
+			continue
+		}
+		c.mix(uint64(next.idx))
+		c.ran(next)
+		return next
+	}
+}
+
+// consult asks the strategy, and records its choice if it departs from
+// def.
+//
+//go:norace
+func (c *Controller) consult(g, def *G, sub int, timer bool, in time.Duration) *G {
+	c.decisions++
+	d := &c.decision // reused: a Decision passed to an interface would escape
+	*d = Decision{Current: g, Default: def, Yield: g.yield, Step: c.steps, Index: c.decisions, Sub: sub,
+		Timer: timer, TimerIn: in, c: c}
+	next := c.next(d)
+	switch {
+	case next == Clock:
+		if !timer {
+			panic("weft: strategy fired the clock with no timer pending")
+		}
+	case next == nil || !d.CanRun(next):
+		panic("weft: strategy chose a goroutine that is not enabled")
+	}
+	if next != def {
+		op := g.op
+		if g.done {
+			op = opExit
+		}
+		to := int32(-2) // the clock
+		if next != Clock {
+			to = int32(next.idx)
+		}
+		preempt := d.CanContinue() && (next == Clock && in > 0 || next != Clock && next != g)
+		c.choices.add(choice{g: int32(g.idx), n: int32(g.n), sub: int32(sub), kind: RunChoice, op: op.id, next: to, preempt: preempt})
+	}
+	return next
+}
+
+// defaultNext is the default policy: a due timer fires; otherwise g
+// continues if it can; otherwise the first enabled goroutine after it in
+// creation order runs.
+//
+//go:norace
+func (c *Controller) defaultNext(g *G, due bool) *G {
+	if due {
+		return Clock
+	}
+	if !g.yield && !g.done && g.fresh {
+		return g
+	}
+	if r := c.cands.rank(g.idx + 1); r < c.cands.len() {
+		return c.cands.at(r)
+	}
+	return c.cands.at(0)
+}

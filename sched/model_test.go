@@ -1,0 +1,438 @@
+package sched_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/weftdev/weft/explore"
+	"github.com/weftdev/weft/internal/simtest"
+	"github.com/weftdev/weft/sched"
+	"github.com/weftdev/weft/sim"
+)
+
+// The controller's model of a run, one test per trait, each reduced from a
+// real program weft used to get wrong (../shared/repros names them).
+
+// every runs body under both strategies over seeds executions each and
+// fails at the first execution that fails or breaks an invariant.
+func every(t *testing.T, seeds int, body func(c *simtest.Checker)) []*sched.Result {
+	t.Helper()
+	return simtest.ExploreAll(t, seeds, body)
+}
+
+// Repro frozen: time.Now moves between events.
+func TestModelNowMovesBetweenEvents(t *testing.T) {
+	every(t, 50, func(c *simtest.Checker) {
+		var mu sim.Mutex
+		mu.Lock()
+		t1 := sim.Now()
+		mu.Unlock()
+		mu.Lock()
+		t2 := sim.Now()
+		mu.Unlock()
+		if !t2.After(t1) {
+			c.Errorf("time did not advance: %v then %v", t1, t2)
+		}
+		if d := t2.Sub(t1); d < 3*sched.Tick {
+			c.Errorf("three events took %v, want at least %v", d, 3*sched.Tick)
+		}
+	})
+}
+
+// Repro initnow: by default an execution's clock starts at the wall
+// clock's time, never before a time taken outside it; an epoch given in
+// the options makes absolute times deterministic.
+func TestModelEpoch(t *testing.T) {
+	outside := time.Now()
+	var inside time.Time
+	r := sched.Run(func() { inside = sim.Now() }, explore.RandomWalk(1), sched.Options{})
+	if r.Failure != nil {
+		t.Fatal(r.Failure.Summary())
+	}
+	if inside.Before(outside) {
+		t.Errorf("virtual time %v is before %v, taken before the execution", inside, outside)
+	}
+	if d := inside.Sub(outside); d < 0 || inside.Sub(outside) != inside.Round(0).Sub(outside.Round(0)) {
+		t.Errorf("Since of an outside time is %v", d)
+	}
+	epoch := time.Date(2030, time.March, 1, 0, 0, 0, 0, time.UTC)
+	var a, b time.Time
+	for _, p := range []*time.Time{&a, &b} {
+		sched.Run(func() {
+			sim.Sleep(time.Second)
+			*p = sim.Now()
+		}, explore.RandomWalk(1), sched.Options{Epoch: epoch})
+	}
+	if !a.Equal(b) || a.Before(epoch.Add(time.Second)) || a.After(epoch.Add(time.Second+time.Microsecond)) {
+		t.Errorf("two executions with epoch %v woke at %v and %v", epoch, a, b)
+	}
+}
+
+// Repro sleepspin: a goroutine that spins with Yield while another sleeps
+// lets the sleeper wake: the spinner counts as waiting.
+func TestModelSpinWhileSleeping(t *testing.T) {
+	for _, r := range every(t, 50, func(c *simtest.Checker) {
+		var stop sim.Bool
+		var wg sim.WaitGroup
+		wg.Go(func() {
+			for !stop.Load() {
+				sim.Yield()
+			}
+		})
+		sim.Sleep(time.Millisecond)
+		stop.Store(true)
+		wg.Wait()
+	}) {
+		if r.Steps > 200 {
+			t.Fatalf("%d events: the spinner kept running while the sleeper could not wake", r.Steps)
+		}
+	}
+}
+
+// Repro pollafter: a select with a default, polled in a loop, lets a timer
+// fire.
+func TestModelPollUntilTimer(t *testing.T) {
+	every(t, 50, func(c *simtest.Checker) {
+		done := sim.NewChan[struct{}](0)
+		sim.AfterFunc(10*time.Millisecond, func() { done.Close() })
+		for sim.Select(sim.OnRecv(done, nil), sim.OnDefault(nil)) != 0 {
+		}
+	})
+}
+
+// Repros pollclose and poll: a polling goroutine does not keep the
+// goroutine it waits for from running, under any strategy.
+func TestModelPollUntilClosed(t *testing.T) {
+	every(t, 100, func(c *simtest.Checker) {
+		done := sim.NewChan[struct{}](0)
+		var wg sim.WaitGroup
+		wg.Go(func() {
+			for sim.Select(sim.OnRecv(done, nil), sim.OnDefault(nil)) != 0 {
+			}
+		})
+		done.Close()
+		wg.Wait()
+	})
+}
+
+// A CompareAndSwap loop and a TryLock loop poll too.
+func TestModelFailedTryPolls(t *testing.T) {
+	every(t, 50, func(c *simtest.Checker) {
+		var flag sim.Int32
+		var mu sim.Mutex
+		mu.Lock()
+		var wg sim.WaitGroup
+		wg.Go(func() {
+			for !flag.CompareAndSwap(1, 2) {
+			}
+			for !mu.TryLock() {
+			}
+			mu.Unlock()
+		})
+		sim.Sleep(time.Millisecond)
+		flag.Store(1)
+		sim.Sleep(time.Millisecond)
+		mu.Unlock()
+		wg.Wait()
+	})
+}
+
+// Repro runaway: a loop whose select always has a ready case does not
+// starve the sender of its stop signal: every exploring strategy is fair.
+func TestModelFairLoop(t *testing.T) {
+	every(t, 100, func(c *simtest.Checker) {
+		stop := sim.NewChan[bool](0)
+		var wg sim.WaitGroup
+		wg.Go(func() {
+			for {
+				done := sim.NewChan[bool](1)
+				sim.Go(func() { done.Send(true) })
+				if sim.Select(sim.OnRecv(stop, nil), sim.OnRecv(done, nil)) == 0 {
+					return
+				}
+			}
+		})
+		stop.Send(true)
+		wg.Wait()
+	})
+}
+
+// Repro longloop: an ordinary long test is no runaway.
+func TestModelLongLoop(t *testing.T) {
+	r := sched.Run(func() {
+		var mu sim.Mutex
+		n := 0
+		for range 200_000 {
+			mu.Lock()
+			n++
+			mu.Unlock()
+		}
+	}, explore.RandomWalk(1), sched.Options{})
+	if r.Failure != nil {
+		t.Fatal(r.Failure.Summary())
+	}
+}
+
+// A livelock is a runaway, and the report says how many events ran and
+// which flag sets the budget.
+func TestModelRunaway(t *testing.T) {
+	r := sched.Run(func() {
+		var x sim.Int64
+		sim.Go(func() {
+			for {
+				x.Add(1)
+			}
+		})
+		for {
+			x.Add(-1)
+		}
+	}, explore.RandomWalk(1), sched.Options{MaxSteps: 5000})
+	if r.Failure == nil || r.Failure.Kind != sched.Runaway {
+		t.Fatalf("failure %s, want a runaway", r.Failure.Summary())
+	}
+	if msg := r.Failure.Message; !strings.Contains(msg, "5000 events") || !strings.Contains(msg, "-explore.maxsteps") {
+		t.Errorf("message %q", msg)
+	}
+	if len(r.Failure.Waiting) != 2 {
+		t.Errorf("the report lists %d goroutines, want both: %+v", len(r.Failure.Waiting), r.Failure.Waiting)
+	}
+}
+
+// Repro spinabort: once an execution is aborting, a goroutine that spins
+// on a lock whose holder will never release it, in a deferred call, ends
+// at its next operation instead of spinning forever.
+func TestModelAbortEndsSpinningDefer(t *testing.T) {
+	for seed := range uint64(20) {
+		r := sched.Run(func() {
+			var l sim.Uint32
+			lock := func() {
+				for !l.CompareAndSwap(0, 1) {
+					sim.Yield()
+				}
+			}
+			sim.Go(func() {
+				lock()
+				sim.Sleep(time.Millisecond)
+				l.Store(0)
+			})
+			defer func() { lock(); l.Store(0) }()
+			sim.Sleep(time.Microsecond)
+			var n sim.Int64
+			for range 3000 { // past MaxSteps: a runaway, and the abort
+				n.Add(1)
+			}
+		}, explore.RandomWalk(seed), sched.Options{MaxSteps: 2000})
+		if r.Failure == nil || r.Failure.Kind != sched.Runaway {
+			t.Fatalf("seed %d: failure %s, want a runaway", seed, r.Failure.Summary())
+		}
+	}
+}
+
+// Repro tickleak: a goroutine still ranging over a ticker when the test
+// returns kept running; it is no leak, unless asked for.
+func TestModelKeptRunning(t *testing.T) {
+	body := func() {
+		sim.Go(func() {
+			tk := sim.NewTicker(time.Millisecond)
+			for range tk.C.All() {
+			}
+		})
+		sim.Sleep(5 * time.Millisecond)
+	}
+	r := sched.Run(body, explore.RandomWalk(1), sched.Options{})
+	if r.Failure != nil {
+		t.Fatalf("failure %s, want none", r.Failure.Summary())
+	}
+	if len(r.KeptRunning) != 1 || r.KeptRunning[0].Goroutine != "0.1" || r.KeptRunning[0].Op != "Chan.Recv" {
+		t.Errorf("kept running: %+v", r.KeptRunning)
+	}
+	r = sched.Run(body, explore.RandomWalk(1), sched.Options{StrictLeaks: true})
+	if r.Failure == nil || r.Failure.Kind != sched.Leak || !r.Failure.Running {
+		t.Fatalf("strict: failure %s, want a leak of a goroutine that kept running", r.Failure.Summary())
+	}
+	if !strings.Contains(r.Failure.Summary(), "kept running") {
+		t.Errorf("summary %q", r.Failure.Summary())
+	}
+}
+
+// Repro ctxloop: a goroutine looping on timers after the test body returns
+// kept running; one that blocks for good after its last sleep is a leak,
+// found at the operation where it blocks.
+func TestModelLeakAfterReturn(t *testing.T) {
+	r := sched.Run(func() {
+		stop := sim.NewChan[struct{}](0)
+		sim.Go(func() {
+			for {
+				t := sim.After(2 * time.Nanosecond)
+				if sim.Select(sim.OnRecv(t, nil), sim.OnRecv(stop, nil)) == 1 {
+					return
+				}
+			}
+		})
+	}, explore.RandomWalk(1), sched.Options{})
+	if r.Failure != nil || len(r.KeptRunning) != 1 {
+		t.Fatalf("a timer loop after the test: failure %s, kept running %+v", r.Failure.Summary(), r.KeptRunning)
+	}
+	r = sched.Run(func() {
+		never := sim.NewChan[int](0)
+		sim.Go(func() {
+			sim.Sleep(time.Hour)
+			never.Send(1)
+		})
+	}, explore.RandomWalk(1), sched.Options{})
+	if r.Failure == nil || r.Failure.Kind != sched.Leak || r.Failure.Running {
+		t.Fatalf("failure %s, want a leak", r.Failure.Summary())
+	}
+	if w := r.Failure.Waiting; len(w) != 1 || w[0].Op != "Chan.Send" {
+		t.Errorf("waiting: %+v", w)
+	}
+}
+
+// Goroutines that poll what nothing can change, with no timer pending,
+// are a deadlock: they are listed as polling.
+func TestModelPollersLivelock(t *testing.T) {
+	r := sched.Run(func() {
+		never := sim.NewChan[int](0)
+		sim.Go(func() {
+			for sim.Select(sim.OnRecv(never, nil), sim.OnDefault(nil)) != 0 {
+			}
+		})
+		for sim.Select(sim.OnRecv(never, nil), sim.OnDefault(nil)) != 0 {
+		}
+	}, explore.RandomWalk(1), sched.Options{})
+	if r.Failure == nil || r.Failure.Kind != sched.Deadlock {
+		t.Fatalf("failure %s, want a deadlock", r.Failure.Summary())
+	}
+	for _, w := range r.Failure.Waiting {
+		if !w.Polling || w.Op != "Select" {
+			t.Errorf("waiting: %+v", w)
+		}
+	}
+	if s := r.Failure.Summary(); !strings.Contains(s, "polling in Select") {
+		t.Errorf("summary %q", s)
+	}
+}
+
+// A goroutine that polls time (a loop on time.Since with Gosched, no
+// timer) sees it pass.
+func TestModelPollTime(t *testing.T) {
+	every(t, 20, func(c *simtest.Checker) {
+		start := sim.Now()
+		for sim.Since(start) < time.Hour {
+			sim.Yield()
+		}
+	})
+}
+
+var opOutside = sched.NewOp("test.outside")
+
+// A goroutine that polls something outside weft (G.Poll with outside) is
+// given BlockTimeout of real time when nothing else can progress, then
+// reported as Blocked.
+func TestModelPollOutside(t *testing.T) {
+	real := make(chan int, 1)
+	go func() {
+		time.Sleep(20 * time.Millisecond)
+		real <- 1
+	}()
+	r := sched.Run(func() {
+		for {
+			select {
+			case <-real:
+				return
+			default:
+				sched.Current().Poll(opOutside, true)
+			}
+		}
+	}, explore.RandomWalk(1), sched.Options{BlockTimeout: 10 * time.Second})
+	if r.Failure != nil {
+		t.Fatalf("a value that arrives from outside: failure %s", r.Failure.Summary())
+	}
+	r = sched.Run(func() {
+		for {
+			select {
+			case <-real:
+				return
+			default:
+				sched.Current().Poll(opOutside, true)
+			}
+		}
+	}, explore.RandomWalk(1), sched.Options{BlockTimeout: 50 * time.Millisecond})
+	if r.Failure == nil || r.Failure.Kind != sched.Blocked || r.Failure.Goroutine != "0" {
+		t.Fatalf("failure %s, want blocked", r.Failure.Summary())
+	}
+}
+
+// Repro manygo: thousands of goroutines that each sleep and call Done, in
+// one execution, with the enabled set checked at every decision.
+func TestModelManyGoroutines(t *testing.T) {
+	r := sched.Run(func() {
+		var wg sim.WaitGroup
+		for i := range 2000 {
+			wg.Go(func() { sim.Sleep(time.Duration(1+i%7) * time.Millisecond) })
+		}
+		wg.Wait()
+	}, explore.RandomWalk(1), sched.Options{Verify: true})
+	if r.Failure != nil {
+		t.Fatal(r.Failure.Summary())
+	}
+	if r.Goroutines != 2001 {
+		t.Errorf("%d goroutines", r.Goroutines)
+	}
+}
+
+// A traced runaway keeps its last MaxTrace events, in order.
+func TestModelTraceKeepsTheLastEvents(t *testing.T) {
+	r := sched.Run(func() {
+		var x sim.Int64
+		for {
+			x.Add(1)
+		}
+	}, explore.RandomWalk(1), sched.Options{MaxSteps: sched.MaxTrace + 1000, Trace: true})
+	if r.Failure == nil || r.Failure.Kind != sched.Runaway {
+		t.Fatalf("failure %s", r.Failure.Summary())
+	}
+	if len(r.Trace) != sched.MaxTrace {
+		t.Fatalf("%d events traced, want %d", len(r.Trace), sched.MaxTrace)
+	}
+	for i, e := range r.Trace[1:] {
+		if e.N != r.Trace[i].N+1 {
+			t.Fatalf("event %d is the goroutine's %d-th, after its %d-th", i+1, e.N, r.Trace[i].N)
+		}
+	}
+	if last := r.Trace[len(r.Trace)-1]; last.N != sched.MaxTrace+1001 { // the event past the budget
+		t.Errorf("the last event traced is the %d-th", last.N)
+	}
+}
+
+// When the watchdog gives up on an execution (a goroutine blocked outside
+// weft), the other goroutines end at their next operation, deferred calls
+// included, rather than stay parked for good.
+func TestModelAbandonedGoroutinesEnd(t *testing.T) {
+	ended := make(chan struct{})
+	never := make(chan int)
+	r := sched.Run(func() {
+		gate, started := sim.NewChan[int](0), sim.NewChan[int](0)
+		sim.Go(func() {
+			defer close(ended)
+			defer func() {
+				var mu sim.Mutex
+				mu.Lock() // a weft operation in a deferred call: it ends the goroutine again
+				mu.Unlock()
+			}()
+			started.Send(1)
+			gate.Recv() // parked, as the execution is abandoned
+		})
+		started.Recv()
+		<-never // blocked outside weft's knowledge
+	}, explore.RandomWalk(1), sched.Options{BlockTimeout: 100 * time.Millisecond})
+	if r.Failure == nil || r.Failure.Kind != sched.Blocked {
+		t.Fatalf("failure %s, want blocked", r.Failure.Summary())
+	}
+	select {
+	case <-ended:
+	case <-time.After(time.Minute): // a guard against a hang, not a measure
+		t.Fatal("the parked goroutine of the abandoned execution did not end")
+	}
+}

@@ -1,0 +1,336 @@
+package sched
+
+import (
+	"fmt"
+	"time"
+)
+
+// Enabledness, kept up to date incrementally. A goroutine is a candidate of
+// the next decision when its pending operation can proceed (its Waiter is
+// nil or ready) and it is not a stale poller. Rather than ask every live
+// goroutine at every decision, the controller registers each waiting
+// goroutine with the objects its Waiter depends on (the operation's
+// object, the channels of a select, a sleeper's timer) and asks again only
+// the goroutines registered with an object that changed: the object of the
+// operation the running goroutine just performed, and the objects a
+// primitive names with G.Touch. A decision thus costs the same with ten
+// goroutines or a hundred thousand.
+
+// A MultiWaiter is a Waiter that names the objects it depends on, as a
+// select on several buffered channels does: the controller asks it again
+// whenever one of them changes. It may name none: then the goroutines that
+// can make it ready wake its goroutine by name (G.Recheck), as the partner
+// that completes a send or receive on an unbuffered channel does, so that
+// a hundred thousand receivers parked on one channel cost nothing to the
+// operations of the others.
+type MultiWaiter interface {
+	Waiter
+	Objects() []uint32
+}
+
+// Recheck tells the controller that g's Waiter may be ready now: for a
+// MultiWaiter that names no object. It may be called from any goroutine of
+// the execution, during its operation; g is asked again before the next
+// decision.
+//
+//go:norace
+func (g *G) Recheck() { g.c.woken = append(g.c.woken, g) }
+
+// watch registers goroutine g, for its wait of generation gen, with an
+// object.
+type watch struct {
+	g   *G
+	gen uint32
+}
+
+// valid reports whether the registration still stands: g waits, in the
+// same wait.
+//
+//go:norace
+func (w watch) valid() bool { return !w.g.done && w.g.wgen == w.gen && w.g.wait != nil }
+
+// Touch tells the controller that the state of object obj changed outside
+// the operation of the current event: a select that completed one of its
+// cases, a timer that delivered on its channel. The goroutines waiting on
+// obj are asked again before the next decision.
+//
+//go:norace
+func (g *G) Touch(obj uint32) {
+	if obj != 0 {
+		g.c.dirty = append(g.c.dirty, obj)
+	}
+}
+
+// await registers g's pending Waiter and makes g a candidate if it is
+// ready. Called at g's event, with g.wait set.
+//
+//go:norace
+func (c *Controller) await(g *G) {
+	g.wgen++
+	w := g.wait
+	if w == nil {
+		c.setCand(g, true)
+		return
+	}
+	switch w := w.(type) {
+	case *Timer:
+		w.sleeper, w.gen = g, g.wgen
+	case never:
+	case MultiWaiter:
+		for _, obj := range w.Objects() {
+			c.register(obj, g)
+		}
+	default:
+		if g.obj == 0 {
+			c.unowned = append(c.unowned, watch{g, g.wgen})
+		} else {
+			c.register(g.obj, g)
+		}
+	}
+	c.setCand(g, w.Ready())
+}
+
+//go:norace
+func (c *Controller) register(obj uint32, g *G) {
+	for int(obj) >= len(c.watchers) {
+		c.watchers = append(c.watchers, nil)
+	}
+	c.watchers[obj] = append(c.watchers[obj], watch{g, g.wgen})
+}
+
+// recheck asks waiting goroutine g's Waiter again.
+//
+//go:norace
+func (c *Controller) recheck(g *G) {
+	c.setCand(g, g.wait.Ready())
+}
+
+// flush asks again the goroutines waiting on the objects that changed
+// since the last decision, and those woken by name, dropping the
+// registrations that no longer stand.
+//
+//go:norace
+func (c *Controller) flush() {
+	for _, g := range c.woken {
+		if !g.done && g.wait != nil {
+			c.recheck(g)
+		}
+	}
+	clear(c.woken)
+	c.woken = c.woken[:0]
+	for len(c.dirty) > 0 {
+		obj := c.dirty[len(c.dirty)-1]
+		c.dirty = c.dirty[:len(c.dirty)-1]
+		if int(obj) >= len(c.watchers) {
+			continue
+		}
+		ws := c.watchers[obj][:0]
+		for _, w := range c.watchers[obj] {
+			if w.valid() {
+				ws = append(ws, w)
+				c.recheck(w.g)
+			}
+		}
+		clear(c.watchers[obj][len(ws):])
+		c.watchers[obj] = ws
+	}
+	if len(c.unowned) > 0 {
+		ws := c.unowned[:0]
+		for _, w := range c.unowned {
+			if w.valid() {
+				ws = append(ws, w)
+				c.recheck(w.g)
+			}
+		}
+		clear(c.unowned[len(ws):])
+		c.unowned = ws
+	}
+}
+
+// verify compares the candidates with what every live goroutine's Waiter
+// says (Options.Verify).
+//
+//go:norace
+func (c *Controller) verify() {
+	for _, h := range c.all {
+		if h.done {
+			continue
+		}
+		want := h.wait == nil || h.wait.Ready()
+		if h.cand != want || h.fresh != (want && !h.stale) {
+			panic(fmt.Sprintf("weft: goroutine %s (in %s) is enabled=%v fresh=%v, but its Waiter says %v: an object changed and the controller was not told (G.Touch)",
+				h.id, h.op, h.cand, h.fresh, want))
+		}
+	}
+}
+
+// setCand records whether g is enabled.
+//
+//go:norace
+func (c *Controller) setCand(g *G, enabled bool) {
+	g.cand = enabled
+	c.setFresh(g, enabled && !g.stale)
+}
+
+// setFresh makes g a candidate of decisions or not.
+//
+//go:norace
+func (c *Controller) setFresh(g *G, in bool) {
+	if g.fresh == in {
+		return
+	}
+	g.fresh = in
+	if in {
+		g.since = c.steps
+	}
+	c.cands.set(g, in)
+}
+
+// Polling. A goroutine polls when an operation finds nothing to do and
+// the goroutine will try again: sim.Yield (runtime.Gosched), a select that
+// takes its default case, a TryLock or CompareAndSwap that fails, the
+// third read in a row of a location nobody wrote. A goroutine that has
+// polled twice since the last change of the execution's state is stale:
+// it counts as waiting until a goroutine changes something or the clock
+// moves. It stays enabled (a strategy that follows a recorded order may
+// run it), but it is no candidate of the decisions (Decision.Len): when
+// every enabled goroutine is a stale poller, the clock moves on. So a
+// polling loop neither runs forever nor keeps time from passing, and a
+// strategy does not starve the goroutine it waits for by running it.
+
+// Polled tells the controller that the operation g just performed found
+// nothing to do (a select's default case, a failed TryLock or
+// CompareAndSwap): g polls.
+//
+//go:norace
+func (g *G) Polled() { g.c.poll(g, false) }
+
+// poll records that g's current event is a poll.
+//
+//go:norace
+func (c *Controller) poll(g *G, outside bool) {
+	g.pollEvent = true
+	g.outside = g.outside || outside
+	if g.polls > 0 && g.pollMark == c.changes {
+		g.polls++
+		return
+	}
+	g.polls, g.pollMark = 1, c.changes
+}
+
+// changed records that the execution's state changed: stale pollers are
+// candidates again.
+//
+//go:norace
+func (c *Controller) changed() {
+	c.changes++
+	for _, g := range c.stale {
+		g.stale = false
+		c.setFresh(g, g.cand && !g.done)
+	}
+	clear(c.stale)
+	c.stale = c.stale[:0]
+}
+
+// progressed records a change made by a goroutine: stalls of pollers start
+// over.
+//
+//go:norace
+func (c *Controller) progressed() {
+	c.changed()
+	c.rounds, c.waited = 0, 0
+}
+
+// account takes stock of g's previous event at its next one (or its exit):
+// if it changed something (it was neither pure nor a poll), the execution
+// progressed, and g's polls start over; pure events (the reads between
+// the polls of a loop) leave them be.
+//
+//go:norace
+func (c *Controller) account(g *G) {
+	if !g.pollEvent && g.op != nil && !g.op.pure {
+		g.polls, g.outside = 0, false
+		c.progressed()
+		if g.obj != 0 {
+			c.dirty = append(c.dirty, g.obj)
+		}
+	}
+	g.pollEvent = false
+}
+
+// pollRead counts a read of object obj by g: the third read in a row of a
+// location that nothing changed in between is a poll.
+//
+//go:norace
+func (c *Controller) pollRead(g *G, op *Op, obj uint32) {
+	if op.access != Read || obj == 0 {
+		g.readObj = 0
+		return
+	}
+	if obj == g.readObj && g.readMark == c.changes {
+		g.rereads++
+		if g.rereads >= 2 {
+			c.poll(g, false)
+		}
+		return
+	}
+	g.readObj, g.readMark, g.rereads = obj, c.changes, 0
+}
+
+// makeStale takes g out of the candidates if it has polled twice without
+// anything changing.
+//
+//go:norace
+func (c *Controller) makeStale(g *G) {
+	if g.polls >= 2 && g.pollMark == c.changes && !g.stale {
+		g.stale = true
+		c.stale = append(c.stale, g)
+		c.setFresh(g, false)
+	}
+}
+
+// Stalls. When no goroutine is a candidate and no timer is pending, the
+// goroutines are either blocked for good, or some are stale pollers. A
+// poller may be waiting for time to pass without a timer (a loop on
+// time.Since), so the pollers get rounds: each moves the clock on, twice
+// as far as the one before (from a microsecond: 40 rounds span 12 days),
+// and lets them poll again. A goroutine that polls something outside the
+// execution's knowledge (Poll with outside) may be waiting for a goroutine
+// weft does not control: then the rounds also wait in real time, up to
+// Options.BlockTimeout. When the rounds are spent with nothing changed,
+// nothing in the execution can progress: a deadlock (a livelock of
+// pollers), or Blocked if an outside poller waited in vain.
+
+const (
+	maxRounds  = 40
+	roundNudge = time.Microsecond
+)
+
+// unstall starts a round for the stale pollers. It reports false when
+// there are none, or their rounds are spent.
+//
+//go:norace
+func (c *Controller) unstall() bool {
+	if len(c.stale) == 0 {
+		return false
+	}
+	outside := false
+	for _, g := range c.stale {
+		outside = outside || g.outside
+	}
+	if outside {
+		if c.waited >= c.opts.BlockTimeout {
+			c.blockedPolling()
+			return false
+		}
+		d := min(time.Millisecond<<min(c.rounds, 5), c.opts.BlockTimeout-c.waited)
+		time.Sleep(d)
+		c.waited += d
+	} else if c.rounds >= maxRounds {
+		return false
+	}
+	c.now += int64(roundNudge) << min(c.rounds, maxRounds)
+	c.rounds++
+	c.changed()
+	return true
+}

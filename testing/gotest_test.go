@@ -1,0 +1,164 @@
+package weft_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/weftdev/weft/sim"
+	weft "github.com/weftdev/weft/testing"
+)
+
+// gotestModule copies testdata/gotest, packages whose tests use weft, into
+// a scratch module that uses this checkout of weft.
+func gotestModule(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	gomod := "module example.com/gotest\n\ngo 1.26\n\nrequire github.com/weftdev/weft v0.0.0\n\nreplace github.com/weftdev/weft => " + root + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum, _ := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err := os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(dir, os.DirFS("testdata/gotest")); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// goTest runs go test in dir and returns whether it passed and what it
+// printed.
+func goTest(t *testing.T, dir string, args ...string) (bool, string) {
+	t.Helper()
+	cmd := exec.Command("go", append([]string{"test", "-count=1"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+	out, err := cmd.CombinedOutput()
+	if _, exit := err.(*exec.ExitError); err != nil && !exit {
+		t.Fatalf("go test %v: %v", args, err)
+	}
+	return err == nil, string(out)
+}
+
+// TestGoTest runs go test on packages that use weft, as its users do.
+func TestGoTest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test")
+	}
+	t.Parallel()
+	dir := gotestModule(t)
+
+	t.Run("global", func(t *testing.T) {
+		// A package-level lock, used by every execution: worker
+		// processes run them one at a time each.
+		ok, out := goTest(t, dir, "./global", "-explore", "-explore.iters", "3000", "-explore.workers", "2", "-v")
+		if !ok || !strings.Contains(out, "no failure in 3000 executions") || !strings.Contains(out, "2 worker processes") {
+			t.Fatalf("go test -explore:\n%s", out)
+		}
+	})
+
+	t.Run("procs", func(t *testing.T) {
+		// Executions that depend on GOMAXPROCS: worker processes run with
+		// the test's.
+		ok, out := goTest(t, dir, "./procs", "-explore", "-explore.iters", "2000", "-explore.workers", "2", "-v", "-cpu", "2")
+		if !ok || !strings.Contains(out, "ran differently in a worker process with GOMAXPROCS=1") ||
+			strings.Contains(out, "than in the test's") || !strings.Contains(out, "no failure in 2000 executions") {
+			t.Fatalf("go test -explore:\n%s", out)
+		}
+	})
+
+	t.Run("logs", func(t *testing.T) {
+		_, out := goTest(t, dir, "./logs", "-json")
+		want := map[string]string{
+			"TestLogs/explore":     "logs_test.go:13: hello from the body",
+			"TestLogs/explore/sub": "logs_test.go:17: hello from a goroutine of the subtest",
+		}
+		passed := map[string]bool{}
+		sc := bufio.NewScanner(strings.NewReader(out))
+		for sc.Scan() {
+			var e struct{ Action, Test, Output string }
+			if json.Unmarshal(sc.Bytes(), &e) != nil {
+				continue
+			}
+			if line, ok := want[e.Test]; ok && e.Action == "output" && strings.TrimSpace(e.Output) == line {
+				delete(want, e.Test)
+			}
+			if e.Action == "pass" {
+				passed[e.Test] = true
+			}
+		}
+		if len(want) > 0 || !passed["TestLogs/explore/sub"] || !passed["TestLogs"] {
+			t.Fatalf("missing %q, passed %v in:\n%s", want, passed, out)
+		}
+	})
+
+	t.Run("flaky", func(t *testing.T) {
+		ok, out := goTest(t, dir, "./flaky")
+		if ok || !strings.Contains(out, "weft: execution 1 (") || !strings.Contains(out, "does not replay identically: not saved") {
+			t.Fatalf("go test:\n%s", out)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "flaky", "testdata")); !os.IsNotExist(err) {
+			t.Fatalf("a failure that does not replay was saved (%v)", err)
+		}
+	})
+
+	t.Run("found", func(t *testing.T) {
+		// The same execution is found, whatever the workers.
+		var first string
+		for _, workers := range []string{"1", "2"} {
+			os.RemoveAll(filepath.Join(dir, "found", "testdata"))
+			ok, out := goTest(t, dir, "./found", "-explore", "-explore.seed", "7", "-explore.iters", "20000", "-explore.workers", workers)
+			found := regexp.MustCompile(`found a failing schedule in execution \d+ .*\n(?s:.*)event hash 0x[0-9a-f]+`).FindString(out)
+			if ok || found == "" {
+				t.Fatalf("%s workers:\n%s", workers, out)
+			}
+			if first == "" {
+				first = found
+			} else if found != first {
+				t.Fatalf("%s workers found\n%s\n1 worker found\n%s", workers, found, first)
+			}
+		}
+	})
+
+	t.Run("crash", func(t *testing.T) {
+		// The execution that kills its worker process is the first that
+		// draws 0, which the test process runs alike without the crash.
+		want := crashSeed(t)
+		ok, out := goTest(t, dir, "./crash", "-explore", "-explore.seed", want.seed, "-explore.iters", "2000", "-explore.workers", "2")
+		if ok || !strings.Contains(out, "weft: execution "+want.execution+" (") || !strings.Contains(out, "ended its worker process") ||
+			!strings.Contains(out, "panic: boom") || !strings.Contains(out, "crash_test.go:14") {
+			t.Fatalf("want a crash of execution %s:\n%s", want.execution, out)
+		}
+	})
+}
+
+// crashSeed finds a seed with which the first execution of package crash
+// that draws 0 comes after those the test process runs itself.
+func crashSeed(t *testing.T) struct{ seed, execution string } {
+	t.Helper()
+	for seed := uint64(1); ; seed++ {
+		f, err := weft.Find(func(t *weft.T) {
+			if sim.Intn(40) == 0 {
+				t.Errorf("draws 0")
+			}
+		}, weft.Seed(seed), weft.Iterations(2000))
+		if err != nil || f == nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if f.Found.Iteration >= 20 {
+			return struct{ seed, execution string }{strconv.FormatUint(seed, 10), strconv.Itoa(f.Found.Iteration + 1)}
+		}
+	}
+}
