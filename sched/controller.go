@@ -28,6 +28,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/weftdev/weft/internal/gls"
 	"github.com/weftdev/weft/internal/race"
@@ -222,6 +223,7 @@ type Controller struct {
 	raceLog  *racereport.Session // its reports
 	raceSeen int                 // its count of reports, as last checked
 	raceJoin byte                // the address every goroutine's exit releases
+	raceInit byte                // the address Run releases once the controller is set up
 }
 
 // choice is a Choice as recorded during the execution: compact and without
@@ -380,6 +382,7 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 	c.created = goroutinesCreated()
 	c.root = c.newG(nil)
 	c.cur.Store(c.root)
+	race.Release(unsafe.Pointer(&c.raceInit))
 	go c.goroutine(c.root, body)
 	c.root.wake <- struct{}{}
 	blocked := c.watch()
@@ -412,6 +415,9 @@ func (c *Controller) newG(parent *G) *G {
 //
 //go:norace
 func (c *Controller) goroutine(g *G, f func()) {
+	// A goroutine that a timer starts, from inside a step, does not inherit
+	// its starter's happens-before state: it needs the controller's.
+	race.Acquire(unsafe.Pointer(&c.raceInit))
 	g.bind = gls.Bind(g, "weft.exec", c.label, "weft.test", c.opts.Name, "weft.g", g.id)
 	race.Disable()
 	<-g.wake
