@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/weftdev/weft/corpus"
+	"github.com/weftdev/weft/internal/race"
 )
 
 // The racy tests of testdata/plain/races, one per primitive.
@@ -28,6 +29,9 @@ const syncIterations = "300"
 func TestWeftTestRace(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go test -race several times")
+	}
+	if race.Enabled {
+		t.Skip("weft test -race runs in a child process: the same test as without -race")
 	}
 	dir := plainModule(t)
 	t.Setenv("GOFLAGS", "-mod=mod")

@@ -15,12 +15,13 @@
 //
 // Hiding the handoffs has a price: the state weft's machinery shares
 // between the goroutines of an execution (the controller's, the
-// strategy's, the primitives') is then written by goroutines the race
-// detector sees as concurrent. Every function that writes such state is
-// therefore marked //go:norace (its memory accesses are not instrumented;
-// the directive has no effect without -race), and that state is never a Go
-// map, never written with copy or append(s, t...) and never written by
-// library code (math/rand's generators, say): the runtime instruments those
-// whatever the caller. go test -race ./... checks it: a missed write shows
-// up as a race report in weft's own code.
+// primitives') is then written by goroutines the race detector sees as
+// concurrent. Every function that writes such state is therefore marked
+// //go:norace (its memory accesses are not instrumented; the directive has
+// no effect without -race), and that state is never a Go map, never written
+// with copy or append(s, t...) and never written by library code: the
+// runtime instruments those whatever the caller. The strategy, whose state
+// is anything its author chose, runs on a goroutine of its own instead
+// (sched's adviser). go test -race ./... checks it: a missed write shows up
+// as a race report in weft's own code.
 package race
