@@ -5,7 +5,8 @@ package sched
 // choices (sim.Intn, the case of a select with several ready cases).
 //
 // A Strategy serves one execution. All its methods are called by the
-// controller from the single running goroutine, never concurrently.
+// controller from the single running goroutine, never concurrently (under
+// the race detector, from a goroutine of its own: see adviser.go).
 type Strategy interface {
 	// Spawned tells the strategy of a new goroutine, before it can be picked.
 	// The root goroutine is reported too.
