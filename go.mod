@@ -11,6 +11,8 @@ require (
 )
 
 require (
+	github.com/anishathalye/porcupine v1.3.1 // indirect
 	github.com/petermattis/goid v0.0.0-20250813065127-a731cc31b4fe // indirect
 	golang.org/x/sync v0.24.0 // indirect
+	pgregory.net/rapid v1.3.0 // indirect
 )

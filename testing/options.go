@@ -16,7 +16,8 @@ type Option func(*config)
 
 // Iterations sets the executions of plain go test's exploration (default
 // 100), and of Find.
-func Iterations(n int) Option { return func(c *config) { c.iterations = n } }
+// A property test (Property) runs at most n cases.
+func Iterations(n int) Option { return func(c *config) { c.iterations, c.iterSet = n, true } }
 
 // Strategy selects the exploration strategy: "pct" (the default) or
 // "random".
@@ -67,6 +68,7 @@ func Name(name string) Option { return func(c *config) { c.name = name } }
 type config struct {
 	name         string
 	iterations   int
+	iterSet      bool // Iterations was given
 	strategy     string
 	depth        int
 	seed         uint64
