@@ -149,19 +149,19 @@ func FindCases(draw func(r *rapid.T) Case, opts ...Option) (*Finding, error) {
 
 // ReplayCase runs the case of a corpus entry saved by a property test
 // once: its inputs drawn again from the entry's stream, its schedule
-// replayed. It returns the execution, traced, its failure (that of After
-// included), and where it drifted from the schedule. t receives rapid's log
-// of the draws. Flags are not consulted.
-func ReplayCase(t *testing.T, draw func(r *rapid.T) Case, e *corpus.Entry, opts ...Option) (*sched.Result, []string, error) {
+// replayed. It returns the execution, traced; its failure, or After's; and
+// where it drifted from the schedule. t receives rapid's log of the draws.
+// Flags are not consulted.
+func ReplayCase(t *testing.T, draw func(r *rapid.T) Case, e *corpus.Entry, opts ...Option) (*sched.Result, *sched.Failure, []string, error) {
 	cfg, err := newConfig(e.Test, opts, false)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	run, err := replayCase(t, draw, cfg, e)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return run.result, run.drift, nil
+	return run.result, run.failure, run.drift, nil
 }
 
 // PropertyInfo is what a Finding of property mode adds: how the case was
@@ -208,7 +208,6 @@ func writeProperty(b *strings.Builder, p *PropertyInfo, final *sched.Result) {
 		}
 	}
 	if p.Details != "" {
-		writeIndented(b, "  ", strings.TrimRight(p.Details, "\n"))
-		b.WriteString("\n")
+		writeIndented(b, "  ", p.Details)
 	}
 }

@@ -94,10 +94,8 @@ func takeFailFile(msg string) ([]uint64, error) {
 		return nil, err
 	}
 	os.Remove(path)
-	for dir := filepath.Dir(path); filepath.Base(dir) != "testdata"; dir = filepath.Dir(dir) {
-		if os.Remove(dir) != nil {
-			break // not empty
-		}
+	for dir := filepath.Dir(path); os.Remove(dir) == nil && filepath.Base(dir) != "testdata"; dir = filepath.Dir(dir) {
+		// removed, being empty: the corpus keeps the case
 	}
 	return words, nil
 }
@@ -192,8 +190,7 @@ func replayCaseEntry(t *testing.T, draw func(*rapid.T) Case, cfg *config, f corp
 		fmt.Fprintf(&b, "  (saved as: %s)\n", f.Entry.Failure)
 	}
 	if run.details != "" {
-		writeIndented(&b, "  ", strings.TrimRight(run.details, "\n"))
-		b.WriteString("\n")
+		writeIndented(&b, "  ", run.details)
 	}
 	writeTimeline(&b, run.result)
 	t.Error(strings.TrimRight(b.String(), "\n"))
