@@ -3,8 +3,8 @@ package batchcounter_test
 import (
 	"testing"
 
-	"github.com/weftdev/weft/examples/internal/lintest"
 	"github.com/weftdev/weft/examples/batchcounter"
+	"github.com/weftdev/weft/examples/internal/lintest"
 	"github.com/weftdev/weft/lin"
 	"github.com/weftdev/weft/sched"
 )

@@ -3,8 +3,8 @@ package freelist_test
 import (
 	"testing"
 
-	"github.com/weftdev/weft/examples/internal/lintest"
 	"github.com/weftdev/weft/examples/freelist"
+	"github.com/weftdev/weft/examples/internal/lintest"
 	"github.com/weftdev/weft/lin"
 	"github.com/weftdev/weft/sched"
 )
