@@ -47,7 +47,7 @@ func (v *violation) visualize(info porcupine.LinearizationInfo) (string, error) 
 	writeColumns(&b, v.history)
 	h := fnv.New64a()
 	h.Write([]byte(b.String()))
-	dir := filepath.Join(os.TempDir(), "weft-lin")
+	dir := filepath.Join(os.TempDir(), "weft-histories")
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return "", fmt.Errorf("writing the visualization: %w", err)
 	}

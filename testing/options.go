@@ -2,6 +2,7 @@ package weft
 
 import (
 	"hash/fnv"
+	"os"
 	"time"
 
 	"github.com/weftdev/weft/corpus"
@@ -115,6 +116,9 @@ func newConfig(name string, opts []Option, useFlags bool) (*config, error) {
 		command:      "go test",
 		runs:         defaultRuns,
 		lockOrder:    true,
+	}
+	if cmd := os.Getenv("WEFT_COMMAND"); cmd != "" {
+		c.command = cmd // weft test runs the test: it replays what it saves
 	}
 	for _, o := range opts {
 		o(c)

@@ -41,12 +41,12 @@ var scheduleGen = rapid.Custom(func(r *rapid.T) explore.Deviations {
 
 // caseRun is one execution of a case.
 type caseRun struct {
-	result  *sched.Result
-	failure *sched.Failure // the execution's, or After's
-	details string         // After's error's details, for the final run
-	invalid string         // rapid rejected the case from inside the execution
-	t       *T
-	drift   []string
+	result   *sched.Result
+	failure  *sched.Failure                // the execution's, or After's
+	detailer interface{ Details() string } // After's error, if it has details
+	invalid  string                        // rapid rejected the case from inside the execution
+	t        *T
+	drift    []string
 }
 
 // runCase draws a case and its schedule from r and runs it once; replay,
@@ -78,9 +78,7 @@ func runCase(r *rapid.T, draw func(*rapid.T) Case, cfg *config, replay sched.Sch
 	if run.failure == nil && c.After != nil {
 		if err := c.After(); err != nil {
 			run.failure = &sched.Failure{Kind: sched.Error, Message: err.Error()}
-			if d, ok := err.(interface{ Details() string }); ok && final {
-				run.details = d.Details()
-			}
+			run.detailer, _ = err.(interface{ Details() string })
 		}
 	}
 	return run

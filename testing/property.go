@@ -128,6 +128,9 @@ func PropertyCases(t *testing.T, draw func(r *rapid.T) Case, opts ...Option) {
 			}
 			return
 		}
+		if d := f.Property.detailer; d != nil {
+			f.Property.Details = d.Details()
+		}
 		saveAndReport(t, f, cfg)
 	})
 }
@@ -182,8 +185,10 @@ type PropertyInfo struct {
 	// Draws are the draws of the shrunk case as rapid logs them
 	// ("label: value"), the schedule's included.
 	Draws []string
-	// Details is what After's error added, if anything.
-	Details string
+	// Details is what After's error added, if anything: filled in by
+	// PropertyCases for its report (the details may write files).
+	Details  string
+	detailer interface{ Details() string }
 	// Replays counts the executions of the shrunk case, all with the
 	// same event hash.
 	Replays int

@@ -47,7 +47,7 @@ func (s *search) finding() *Finding {
 			firstLine(strings.TrimPrefix(msg, "[rapid] ")))
 		return f
 	}
-	f.Failure, f.Final, p.Details, p.Replays = final.failure, final.result, final.details, s.hashes[final.result.Hash]
+	f.Failure, f.Final, p.Replays, p.detailer = final.failure, final.result, s.hashes[final.result.Hash], final.detailer
 	f.Minimized = explore.Minimized{Result: final.result, Before: s.first.result.Schedule.Preemptions(),
 		After: final.result.Schedule.Preemptions(), Runs: s.runs}
 	if final.t != nil {
@@ -189,8 +189,8 @@ func replayCaseEntry(t *testing.T, draw func(*rapid.T) Case, cfg *config, f corp
 	if f.Entry.Signature != "" && f.Entry.Signature != run.failure.Signature() {
 		fmt.Fprintf(&b, "  (saved as: %s)\n", f.Entry.Failure)
 	}
-	if run.details != "" {
-		writeIndented(&b, "  ", run.details)
+	if run.detailer != nil {
+		writeIndented(&b, "  ", run.detailer.Details())
 	}
 	writeTimeline(&b, run.result)
 	t.Error(strings.TrimRight(b.String(), "\n"))
