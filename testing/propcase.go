@@ -47,6 +47,7 @@ type caseRun struct {
 	invalid  string                        // rapid rejected the case from inside the execution
 	t        *T
 	drift    []string
+	devs     explore.Deviations // the schedule drawn
 }
 
 // runCase draws a case and its schedule from r and runs it once; replay,
@@ -64,7 +65,7 @@ func runCase(r *rapid.T, draw func(*rapid.T) Case, cfg *config, replay sched.Sch
 	opts := cfg.schedOptions()
 	opts.Trace = final
 	var last atomic.Pointer[T]
-	run := &caseRun{}
+	run := &caseRun{devs: devs}
 	run.result = explore.Execute(wrap(c.Body, cfg, &last), strat, opts)
 	run.t = last.Load()
 	if rp != nil {

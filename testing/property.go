@@ -9,6 +9,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/weftdev/weft/corpus"
+	"github.com/weftdev/weft/explore"
 	"github.com/weftdev/weft/sched"
 )
 
@@ -182,6 +183,10 @@ type PropertyInfo struct {
 	// of the shrunk one (Case.Inputs).
 	First               *sched.Result
 	FirstInputs, Inputs string
+	// Deviations is the schedule drawn for the shrunk case, as the list
+	// of deviations from the default policy it is drawn as (Final's
+	// Schedule is the same schedule as explicit choices).
+	Deviations explore.Deviations
 	// Draws are the draws of the shrunk case as rapid logs them
 	// ("label: value"), the schedule's included.
 	Draws []string

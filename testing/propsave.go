@@ -48,6 +48,7 @@ func (s *search) finding() *Finding {
 		return f
 	}
 	f.Failure, f.Final, p.Replays, p.detailer = final.failure, final.result, s.hashes[final.result.Hash], final.detailer
+	p.Deviations = final.devs
 	f.Minimized = explore.Minimized{Result: final.result, Before: s.first.result.Schedule.Preemptions(),
 		After: final.result.Schedule.Preemptions(), Runs: s.runs}
 	if final.t != nil {
