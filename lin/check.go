@@ -65,11 +65,22 @@ func Replay[O, S any](t *testing.T, sp Spec[O, S], e *corpus.Entry, opts ...weft
 // cases returns the cases of the spec for weft.PropertyCases: a scenario
 // drawn from r, run, then checked.
 func (sp *Spec[O, S]) cases(name string) func(r *rapid.T) weft.Case {
+	draw := sp.drawCases(name)
+	return func(r *rapid.T) weft.Case { return draw(r).Case }
+}
+
+// A drawn case is a case with the scenario it runs.
+type drawn struct {
+	weft.Case
+	scenario *scenario
+}
+
+func (sp *Spec[O, S]) drawCases(name string) func(r *rapid.T) drawn {
 	model := sp.model()
-	return func(r *rapid.T) weft.Case {
+	return func(r *rapid.T) drawn {
 		s := drawScenario(r, sp)
 		h, body := runScenario(sp, s)
-		return weft.Case{
+		return drawn{scenario: s, Case: weft.Case{
 			Inputs: s.describe(),
 			Body:   body,
 			After: func() error {
@@ -78,6 +89,6 @@ func (sp *Spec[O, S]) cases(name string) func(r *rapid.T) weft.Case {
 				}
 				return &violation{name: name, model: model, history: h, s: s}
 			},
-		}
+		}}
 	}
 }

@@ -3,6 +3,7 @@ package weft
 import (
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -153,7 +154,7 @@ func (s *search) property(r *rapid.T) {
 	if f == nil {
 		return
 	}
-	sig := f.Signature()
+	sig := shrinkSignature(f)
 	switch {
 	case s.target == "":
 		s.target, s.first, s.firstIn = sig, run, inputs
@@ -165,6 +166,23 @@ func (s *search) property(r *rapid.T) {
 		s.final, s.finalIn = run, inputs
 	}
 	r.Fatal(fmt.Sprintf("weft: %s (event hash %#x)", f.Summary(), run.result.Hash))
+}
+
+// shrinkSignature identifies a failure while a case shrinks: its
+// signature, but with the sites of a deadlock, a leak or an escape counted
+// once each, so that fewer goroutines stuck at the same place are the same
+// failure.
+func shrinkSignature(f *sched.Failure) string {
+	switch f.Kind {
+	case sched.Deadlock, sched.Leak, sched.Escape:
+		var sites []string
+		for _, w := range f.Waiting {
+			sites = append(sites, w.Op+"@"+w.Site)
+		}
+		slices.Sort(sites)
+		return f.Kind.String() + " " + strings.Join(slices.Compact(sites), ",")
+	}
+	return f.Signature()
 }
 
 // findCase explores a property with rapid until a failure or the budget
