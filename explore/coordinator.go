@@ -47,7 +47,7 @@ type coordinator struct {
 	procs     []Worker // the worker processes, for closing them
 	helpers   int      // worker processes running or starting
 	oneProc   bool     // start worker processes with GOMAXPROCS=1
-	differs   bool     // a worker process ran an execution differently
+	differs   bool     // a worker process ran an execution differently: no more of them
 	probe     []uint64 // the hashes of the calling process's first executions
 	judged    int      // failures judged
 	sum       Summary
@@ -171,7 +171,7 @@ func (co *coordinator) spawned() {
 		}
 		w.Close()
 		switch {
-		case end == ended || end == unready:
+		case end == ended || end == unready || end == differs:
 			return
 		case ran:
 			deaths = 0
@@ -190,8 +190,12 @@ const probeSize = 8
 // GOMAXPROCS=1 (handing the baton to another goroutine wakes no idle
 // processor), but a test that reads GOMAXPROCS may then run differently:
 // if the first executions differ, every worker process runs with the
-// test's GOMAXPROCS from then on. It returns 0 if w can go on, mismatch if
-// it must be replaced, or how it ended.
+// test's GOMAXPROCS from then on. If they still differ, the test depends
+// on something else of its process (a time or an identifier taken at
+// init, the environment): the failures a worker process finds would not
+// replay in the test's, so the exploration goes on there alone. It
+// returns 0 if w can go on, mismatch if it must be replaced, or how it
+// ended.
 func (co *coordinator) check(w Worker, oneProc bool) (end int, ran bool) {
 	co.mu.Lock()
 	for !co.done && co.committed < min(probeSize, co.limit) && co.judged == 0 {
@@ -203,7 +207,7 @@ func (co *coordinator) check(w Worker, oneProc bool) (end int, ran bool) {
 	if done || n == 0 {
 		return ended, false
 	}
-	r, err := w.Run(Chunk{Plan: co.plan, Start: 0, Count: n, Hashes: true})
+	r, err := w.Run(Chunk{Plan: co.plan, Start: 0, Count: n, Deadline: co.overtime, Hashes: true})
 	co.mu.Lock()
 	defer co.mu.Unlock()
 	switch {
@@ -230,9 +234,10 @@ func (co *coordinator) check(w Worker, oneProc bool) (end int, ran bool) {
 		}
 		if !co.differs {
 			co.differs = true
-			co.sum.Notes = append(co.sum.Notes, fmt.Sprintf("execution %d ran differently in a worker process than in the test's: the test depends on something weft does not control (package-level state, the environment)", i))
+			co.sum.Notes = append(co.sum.Notes, fmt.Sprintf("execution %d ran differently in a worker process than in the test's: the test depends on something weft does not control (package-level state, the environment): it runs in the test's process alone", i))
+			co.cond.Broadcast()
 		}
-		break
+		return differs, true
 	}
 	return 0, true
 }
@@ -242,7 +247,8 @@ const (
 	ended    = iota + 1 // the exploration is over
 	died                // the worker died or hung
 	unready             // the worker died before it could run anything
-	mismatch            // the worker ran executions differently
+	mismatch            // the worker ran executions differently with GOMAXPROCS=1
+	differs             // the worker ran executions differently with the test's GOMAXPROCS
 )
 
 // work runs chunks on w until the exploration ends or w dies, and reports
@@ -283,7 +289,11 @@ func (co *coordinator) take(size int, local bool) (Chunk, bool) {
 		}
 		// With worker processes, the calling process runs the first
 		// executions (Executed sees them, and the workers are checked
-		// against them), and then only if they could not start.
+		// against them), and then only if they could not start or ran
+		// executions differently.
+		if !local && co.differs {
+			return Chunk{}, false
+		}
 		turn := co.next > 0
 		if local {
 			turn = co.next < probeSize || co.helpers == 0

@@ -31,6 +31,8 @@ func TestWorkerProcess(t *testing.T) {
 		serve(crashes(true))
 	case "stuck":
 		serve(stuck)
+	case "elsewhere":
+		serve(elsewhere)
 	case "silent":
 		// Ready, and then nothing: no heartbeat, no result.
 		gob.NewEncoder(out).Encode(struct{ Hello bool }{true})
@@ -75,6 +77,19 @@ func crashes(kill bool) func() {
 
 // spawn starts worker processes that serve body, with env added to their
 // environment.
+// elsewhere runs differently in a worker process, and fails there one
+// execution in 50, as a test that compares a time taken at init with the
+// virtual clock does.
+func elsewhere() {
+	if os.Getenv("WEFT_EXPLORE_WORKER") == "" {
+		return
+	}
+	sim.Yield()
+	if sim.Intn(50) == 0 {
+		panic("only in a worker process")
+	}
+}
+
 func spawn(body string, hang time.Duration, env ...string) func(bool) (explore.Worker, error) {
 	return func(oneProc bool) (explore.Worker, error) {
 		return explore.StartProcess(workerCommand(body, oneProc, env...), hang)
@@ -153,5 +168,19 @@ func TestHungWorkerIsReportedWithItsStacks(t *testing.T) {
 	}
 	if !strings.Contains(s.Lost[0], "hung running executions 0 to 7") || !strings.Contains(s.Lost[0], "TestWorkerProcess") {
 		t.Fatalf("lost %q", s.Lost[0])
+	}
+}
+
+// Failures found by worker processes that run the executions differently
+// would not replay in the test process: the exploration goes on there.
+func TestWorkerProcessThatRunsDifferentlyIsLeft(t *testing.T) {
+	t.Parallel()
+	s, err := explore.Run(elsewhere, explore.Config{Seed: 1, Iterations: 500, Workers: 2, Spawn: spawn("elsewhere", time.Minute)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Finding != nil || s.Executions != 500 || len(s.Lost) != 0 || len(s.Notes) != 2 ||
+		!strings.Contains(s.Notes[0], "with GOMAXPROCS=1") || !strings.Contains(s.Notes[1], "it runs in the test's process alone") {
+		t.Fatalf("found %+v in %d executions, lost %q, notes %q", s.Finding, s.Executions, s.Lost, s.Notes)
 	}
 }
