@@ -48,8 +48,9 @@ func stuck() {
 }
 
 // stalling is a worker that starts the chunk holding execution at only
-// once the chunk's deadline has passed, the first time it is handed out:
-// the worker runs none of it, as one whose chunk the budget cut short.
+// once the chunk's deadline has passed, the first time it is handed out
+// (every time without once): the worker runs none of it, as one whose
+// chunk the budget cut short.
 type stalling struct {
 	explore.Worker
 	at   int
@@ -58,7 +59,12 @@ type stalling struct {
 
 func (w stalling) Run(c explore.Chunk) (explore.ChunkResult, error) {
 	if c.Start <= w.at && w.at < c.Start+c.Count && !c.Deadline.IsZero() {
-		w.once.Do(func() { time.Sleep(time.Until(c.Deadline) + 10*time.Millisecond) })
+		stall := func() { time.Sleep(time.Until(c.Deadline) + 10*time.Millisecond) }
+		if w.once == nil {
+			stall()
+		} else {
+			w.once.Do(stall)
+		}
 	}
 	return w.Worker.Run(c)
 }
@@ -174,5 +180,32 @@ func TestWorkerSentSIGQUITIsNotACrash(t *testing.T) {
 	}
 	if l := s.Lost[0]; !strings.Contains(l, "hung running execution 8 (it was sent SIGQUIT: exit status 2)") || !strings.Contains(l, "goroutine ") {
 		t.Fatalf("lost %q", l)
+	}
+}
+
+// A failure whose lower executions cannot run before the overtime ends is
+// judged without them, not dropped.
+func TestFailureIsJudgedWhenTheOvertimeEnds(t *testing.T) {
+	t.Parallel()
+	one, err := explore.Run(ordered, explore.Config{Seed: 2, Iterations: 5000})
+	if err != nil || one.Finding == nil || one.Finding.Iteration < 20 {
+		t.Fatalf("1 worker: %+v, %v", one.Finding, err)
+	}
+	for budget := time.Second; ; budget *= 2 {
+		start := spawn("ordered", time.Minute)
+		cfg := explore.Config{Seed: 2, Duration: budget, Workers: 2, Spawn: func(oneProc bool) (explore.Worker, error) {
+			w, err := start(oneProc)
+			return stalling{Worker: w, at: 8}, err
+		}}
+		two := runWithin(t, ordered, cfg)
+		if two.Finding == nil && budget < 8*time.Second {
+			t.Logf("no failure in %v (%d executions): again with more time", budget, two.Executions)
+			continue
+		}
+		if f := two.Finding; f == nil || f.Iteration != one.Finding.Iteration || two.Executions != 8 ||
+			len(two.Notes) != 1 || !strings.Contains(two.Notes[0], "its failure is judged without them") {
+			t.Fatalf("2 worker processes: %+v in %d executions, notes %q; 1 worker: %+v", f, two.Executions, two.Notes, one.Finding)
+		}
+		return
 	}
 }
