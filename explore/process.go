@@ -199,14 +199,14 @@ func (p *process) Run(c Chunk) (ChunkResult, error) {
 	}
 	// The worker stops at the chunk's deadline, once its execution then
 	// ends: its result comes at most the hang time later.
-	var late time.Time
+	var giveUp time.Time
 	if !c.Deadline.IsZero() {
-		late = c.Deadline.Add(p.hang)
+		giveUp = c.Deadline.Add(p.hang)
 	}
 	for {
 		wait := time.Now().Add(p.hang)
-		if !late.IsZero() && late.Before(wait) {
-			wait = late
+		if !giveUp.IsZero() && giveUp.Before(wait) {
+			wait = giveUp
 		}
 		p.fromW.SetReadDeadline(wait)
 		var m message
@@ -214,7 +214,7 @@ func (p *process) Run(c Chunk) (ChunkResult, error) {
 			switch {
 			case !errors.Is(err, os.ErrDeadlineExceeded):
 				return ChunkResult{}, p.failed("running "+c.String(), err)
-			case wait.Equal(late):
+			case wait.Equal(giveUp):
 				return ChunkResult{}, p.hung(c, fmt.Sprintf("no result %v past the chunk's deadline", p.hang))
 			}
 			return ChunkResult{}, p.hung(c, fmt.Sprintf("nothing from it for %v", p.hang))
@@ -293,7 +293,7 @@ func (p *process) failed(doing string, err error) error {
 	} else if err != nil && !errors.Is(err, io.EOF) {
 		why = err.Error()
 	}
-	quitted := p.out.quit()
+	quitted := p.out.sawSigquit()
 	if quitted {
 		why = "it was sent SIGQUIT: " + why
 	}
@@ -389,8 +389,8 @@ func (o *output) scan(b []byte) {
 	}
 }
 
-// quit reports whether the process printed the stacks of a SIGQUIT.
-func (o *output) quit() bool {
+// sawSigquit reports whether the process printed the stacks of a SIGQUIT.
+func (o *output) sawSigquit() bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return o.sigquit
