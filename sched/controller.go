@@ -66,11 +66,13 @@ type Options struct {
 	// Digests fills Result.Digests with what each goroutine read (see
 	// G.Observe), so that a replay can be checked against its recording.
 	Digests bool
-	// Epoch is the virtual clock's time when the execution starts. Zero
-	// means the wall clock's time when Run is called, so that the virtual
-	// time is never earlier than a time taken before the execution
-	// (package init, an earlier test). Executions that must agree on
-	// absolute times (the executions and replays of one test) share one.
+	// Epoch is the virtual clock's time when the execution starts, so
+	// that executions that must agree on absolute times (the executions
+	// and replays of one test) share one. Zero means the wall clock's time
+	// when Run is called. Either way it is never earlier than the first
+	// execution of the process: a time taken outside executions before
+	// then (at package init, in a worker process too) is never later than
+	// a virtual one.
 	Epoch time.Time
 	// StrictLeaks makes goroutines that kept running after the test body
 	// returned a Leak failure, as goleak would, instead of a note in
@@ -150,6 +152,11 @@ type Event struct {
 }
 
 var execSeq atomic.Uint64
+
+// epochFloor is the wall clock's time at the process's first execution:
+// after its package initialization, which is where outside times most
+// often come from.
+var epochFloor = sync.OnceValue(time.Now)
 
 // A Controller runs one execution. Its state is only touched by the running
 // goroutine, with the baton handoffs ordering every access; the few fields
@@ -319,6 +326,9 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 	}
 	if opts.Epoch.IsZero() {
 		opts.Epoch = time.Now()
+	}
+	if floor := epochFloor(); opts.Epoch.Before(floor) {
+		opts.Epoch = floor
 	}
 	obs, _ := strategy.(Observer)
 	c := &Controller{
