@@ -10,14 +10,23 @@
 // runs alone, which makes an execution a deterministic function of its
 // choices.
 //
-// The controller also owns the virtual clock (time moves only when every
-// goroutine is blocked and a timer is pending), names goroutines by lineage
-// so that the same program yields the same names on every run, and detects
-// deadlocks, leaks, runaway executions and goroutines that block outside its
-// knowledge.
+// The controller also owns the virtual clock, on which time passes as it can
+// in Go: every event takes Tick, a timer fires when it is due or, at a
+// strategy's choice, earlier, while goroutines that could run have not, and
+// the clock jumps to the next deadline when nothing can run (see clock.go).
+// It keeps the set of goroutines that can run incrementally, so that a
+// decision costs the same with ten goroutines or a hundred thousand (see
+// wait.go); counts a goroutine that polls without anything changing as
+// waiting (see G.Polled); offers strategies what fairness needs
+// (Decision.Starving); names goroutines by lineage so that the same program
+// yields the same names on every run; and detects deadlocks, leaks,
+// runaway executions and goroutines that block outside its knowledge,
+// telling those apart from goroutines that merely kept running after the
+// test returned.
 //
-// Primitives (package sim) use it through Current, G.Step and the Waiter
-// interface; exploration (package explore) through Run and Strategy.
+// Primitives (package sim) use it through Current, G.Step, G.Touch,
+// G.Recheck, G.Polled and the Waiter interface; exploration (package
+// explore) through Run and Strategy.
 package sched
 
 import (
