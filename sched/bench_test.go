@@ -179,7 +179,7 @@ func BenchmarkEventLive(b *testing.B) {
 				b.StopTimer()
 				stop.Close()
 				parked.Wait()
-			}, explore.RandomWalk(1), sched.Options{MaxSteps: 1 << 62})
+			}, explore.RandomWalk(1), sched.Options{MaxSteps: 1 << 62, BlockTimeout: time.Minute})
 			if r.Failure != nil {
 				b.Fatal(r.Failure.Summary())
 			}
@@ -195,7 +195,7 @@ func BenchmarkEventLive(b *testing.B) {
 //	go test -run XXX -bench ManyGoroutines -benchtime 5x -count 6 ./sched
 func BenchmarkManyGoroutines(b *testing.B) {
 	for _, n := range []int{1000, 8000, 100_000} {
-		b.Run(fmt.Sprintf("n=%d/weft", n), func(b *testing.B) {
+		b.Run(fmt.Sprintf("n=%d/impl=weft", n), func(b *testing.B) {
 			for range b.N {
 				r := sched.Run(func() {
 					var wg sim.WaitGroup
@@ -203,13 +203,13 @@ func BenchmarkManyGoroutines(b *testing.B) {
 						wg.Go(func() { sim.Sleep(time.Millisecond) })
 					}
 					wg.Wait()
-				}, stay{}, sched.Options{})
+				}, stay{}, sched.Options{BlockTimeout: time.Minute})
 				if r.Failure != nil {
 					b.Fatal(r.Failure.Summary())
 				}
 			}
 		})
-		b.Run(fmt.Sprintf("n=%d/go", n), func(b *testing.B) {
+		b.Run(fmt.Sprintf("n=%d/impl=go", n), func(b *testing.B) {
 			for range b.N {
 				var wg sync.WaitGroup
 				for range n {

@@ -77,11 +77,10 @@ type Options struct {
 	Digests bool
 	// Epoch is the virtual clock's time when the execution starts, so
 	// that executions that must agree on absolute times (the executions
-	// and replays of one test) share one. Zero means the wall clock's time
-	// when Run is called. Either way it is never earlier than the first
-	// execution of the process: a time taken outside executions before
-	// then (at package init, in a worker process too) is never later than
-	// a virtual one.
+	// and replays of one test) share one: weft.Check takes the wall
+	// clock's time when the test starts, later than any time.Now taken at
+	// package init or by an earlier test. Zero means the wall clock's time
+	// when Run is called.
 	Epoch time.Time
 	// StrictLeaks makes goroutines that kept running after the test body
 	// returned a Leak failure, as goleak would, instead of a note in
@@ -162,17 +161,13 @@ type Event struct {
 
 var execSeq atomic.Uint64
 
-// epochFloor is the wall clock's time at the process's first execution:
-// after its package initialization, which is where outside times most
-// often come from.
-var epochFloor = sync.OnceValue(time.Now)
-
 // A Controller runs one execution. Its state is only touched by the running
 // goroutine, with the baton handoffs ordering every access; the few fields
 // the watchdog reads from outside are atomic.
 type Controller struct {
 	strat Strategy
 	obs   Observer // strat, if it observes
+	hz    Horizon  // strat, if it has a horizon
 	opts  Options
 	label string // pprof label value identifying the execution
 
@@ -336,13 +331,12 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 	if opts.Epoch.IsZero() {
 		opts.Epoch = time.Now()
 	}
-	if floor := epochFloor(); opts.Epoch.Before(floor) {
-		opts.Epoch = floor
-	}
 	obs, _ := strategy.(Observer)
+	hz, _ := strategy.(Horizon)
 	c := &Controller{
 		strat:   strategy,
 		obs:     obs,
+		hz:      hz,
 		opts:    opts,
 		label:   strconv.FormatUint(execSeq.Add(1), 10),
 		hash:    14695981039346656037,
@@ -381,12 +375,15 @@ func (c *Controller) newG(parent *G) *G {
 
 // goroutine is the body of every controlled goroutine.
 func (c *Controller) goroutine(g *G, f func()) {
-	g.bind = gls.Bind(g, "weft.exec", c.label, "weft.test", c.opts.Name, "weft.g", g.id)
+	// Parked at once: the goroutine binds its identity when it first
+	// runs, so that a hundred thousand goroutines started in a loop cost
+	// the loop no more than their go statements.
 	<-g.wake
 	if c.aborting || c.abandoned.Load() {
 		c.exit(g)
 		return
 	}
+	g.bind = gls.Bind(g, "weft.exec", c.label, "weft.test", c.opts.Name, "weft.g", g.id)
 	normal := false
 	defer func() {
 		if !normal {
