@@ -1,27 +1,32 @@
-// Package instrument rewrites the Go source of a package so that it runs
-// under weft as if it had been written with package sim: go statements,
+// Package instrument rewrites the Go source of packages so that they run
+// under weft as if they had been written with package sim: go statements,
 // channels and select, the types and functions of sync, sync/atomic, time,
-// context and math/rand, and the package's tests (TestXxx becomes a body of
-// weft's controller).
+// context and math/rand, and tests (TestXxx becomes a body of weft's
+// controller, *testing.T weft's *TB).
 //
 // The rewrite works on the source text with full type information: each
 // construct is replaced in place, so every rewritten statement stays on its
 // original line, and failures, timelines and stacks name the user's own
-// file:line. Imports weft needs are added on the package clause's line.
-// A site the rewriter cannot instrument safely (a channel that comes from a
-// package weft does not instrument, a type it cannot spell) is left alone
-// and reported as a Skip.
+// file:line. Imports weft needs are added on the package clause's line,
+// followed by a line directive naming the original file.
+//
+// Values that must stay the standard library's (a channel handed to or
+// taken from code weft does not instrument, a channel stored in an
+// interface, a mutex passed as a *sync.Mutex) are found by a flow analysis
+// over each package: every variable, field, parameter and expression a
+// value passes through keeps the Go type, and operations on it stay Go
+// operations. Each such site is reported as a Skip.
+//
+// Rewrite is the safety net: it type-checks every rewritten package
+// against the rewritten versions of the packages it imports before
+// anything is written, leaves alone each site whose rewrite does not
+// type-check, and rewrites the package again, so that a package weft
+// cannot fully rewrite still builds and is instrumented everywhere else.
 package instrument
 
 import (
-	"bytes"
 	"fmt"
-	"go/ast"
 	"go/token"
-	"go/types"
-	"os"
-	"sort"
-	"strconv"
 
 	"golang.org/x/tools/go/packages"
 )
@@ -34,18 +39,53 @@ const (
 	weftName = "weftt"
 )
 
+// The import paths of weft's runtime packages, which rewritten code uses.
+const (
+	SimPath     = "github.com/weftdev/weft/sim"
+	SimCtxPath  = "github.com/weftdev/weft/sim/simctx"
+	TestingPath = "github.com/weftdev/weft/testing"
+)
+
+// RuntimePackages are the packages rewritten code imports: load them with
+// the packages to rewrite (as extra patterns), so that Rewrite can
+// type-check the rewritten code.
+var RuntimePackages = []string{SimPath, SimCtxPath, TestingPath}
+
 var importPaths = map[string]string{
-	simName:  "github.com/weftdev/weft/sim",
-	ctxName:  "github.com/weftdev/weft/sim/simctx",
-	weftName: "github.com/weftdev/weft/testing",
+	simName:  SimPath,
+	ctxName:  SimCtxPath,
+	weftName: TestingPath,
 }
+
+// LoadMode is what Rewrite needs of packages.Load: syntax and full type
+// information for the packages given as patterns, which must include every
+// package to rewrite; the others are read from export data, and those that
+// import a rewritten package are parsed by Rewrite, to be checked against
+// it. (With packages.NeedDeps added, every package is loaded from source:
+// the same result, seconds slower.)
+//
+// The packages may come from several loads: the first with the tested
+// packages (Tests set) and RuntimePackages, whose types are the ones that
+// count, then others with the syntax of more packages to rewrite (their
+// dependencies, without tests). Every load must use the same
+// packages.Config.Fset.
+const LoadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
+	packages.NeedImports | packages.NeedSyntax | packages.NeedTypes |
+	packages.NeedTypesInfo | packages.NeedTypesSizes | packages.NeedModule
 
 // Config configures a rewrite.
 type Config struct {
-	// Instrumented reports whether the package with this import path is
-	// rewritten too, so that the channel, sync and context types of its
-	// declarations are weft's. The package being rewritten always is.
-	Instrumented func(path string) bool
+	// Instrument reports whether the package with this import path is
+	// rewritten. An external test package (path_test) is asked about as
+	// its package (path). The standard library, packages without a
+	// module, cgo packages, packages loaded without syntax (not among the
+	// patterns, without NeedDeps) and weft's runtime (RuntimePackages and
+	// what they import) never are, whatever Instrument says.
+	Instrument func(path string) bool
+	// LeaveFile, if set, returns why a file of an instrumented package is
+	// left as it is ("" to rewrite it): the rest of its package is
+	// rewritten around it, and its values keep Go's types.
+	LeaveFile func(path string) string
 }
 
 // A Skip is a site left alone, with the reason.
@@ -63,221 +103,35 @@ type File struct {
 	Source []byte // its rewritten text, line for line
 }
 
-// Result is the rewrite of a package.
+// Result is the outcome of a rewrite.
 type Result struct {
-	Files []File // only the files that changed
+	// Files are the rewritten files, by original path, for an overlay:
+	// every package that holds a file (a package and its test variant)
+	// agrees on its rewrite.
+	Files map[string][]byte
+	// Packages lists, in dependency order, each package variant
+	// (packages.Package.ID) instrumented, or checked because it imports
+	// one that is.
+	Packages []Package
+	// Skips are the sites left alone in every package, sorted by
+	// position, without duplicates.
 	Skips []Skip
 }
 
-// Package rewrites the files of pkg, which must be loaded with syntax and
-// type information (packages.NeedSyntax|NeedTypes|NeedTypesInfo|NeedFiles|
-// NeedModule).
-func Package(pkg *packages.Package, cfg Config) (*Result, error) {
-	if len(pkg.Errors) > 0 {
-		return nil, fmt.Errorf("instrument: %s: %v", pkg.PkgPath, pkg.Errors[0])
-	}
-	if len(pkg.CompiledGoFiles) == 0 {
-		return &Result{}, nil // a package of test files only, in its non-test variant
-	}
-	if pkg.TypesInfo == nil || len(pkg.Syntax) == 0 {
-		return nil, fmt.Errorf("instrument: %s: loaded without syntax or type information", pkg.PkgPath)
-	}
-	res := &Result{}
-	for i, f := range pkg.Syntax {
-		path := pkg.CompiledGoFiles[i]
-		src, err := fileSource(pkg.Fset, f)
-		if err != nil {
-			return nil, fmt.Errorf("instrument: %s: %w", path, err)
-		}
-		r := newRewriter(pkg, cfg, f, src)
-		out, skips := r.rewrite()
-		res.Skips = append(res.Skips, skips...)
-		if !bytes.Equal(out, src) {
-			res.Files = append(res.Files, File{Path: path, Source: out})
-		}
-	}
-	sort.Slice(res.Skips, func(i, j int) bool {
-		a, b := res.Skips[i].Pos, res.Skips[j].Pos
-		if a.Filename != b.Filename {
-			return a.Filename < b.Filename
-		}
-		return a.Offset < b.Offset
-	})
-	return res, nil
-}
-
-// fileSource returns the text a file was parsed from.
-func fileSource(fset *token.FileSet, f *ast.File) ([]byte, error) {
-	tf := fset.File(f.Pos())
-	if tf == nil {
-		return nil, fmt.Errorf("no position information")
-	}
-	return os.ReadFile(tf.Name())
-}
-
-// rewriter rewrites one file.
-type rewriter struct {
-	pkg   *packages.Package
-	cfg   Config
-	info  *types.Info
-	fset  *token.FileSet
-	tf    *token.File
-	file  *ast.File
-	ed    *edits
-	used  map[string]bool         // weft imports the rewritten file needs
-	names map[*types.PkgName]bool // imports whose uses were all rewritten away: checked at the end
-	gone  map[*ast.Ident]bool     // identifiers rewritten away
-	inits map[*types.Var]ast.Expr // the initializer of variables declared without a type
-	skips []Skip
-	temps int
-	goVer string // the file's Go language version, e.g. "go1.22"
-
-	tparams  map[*ast.StarExpr]bool // the *testing.T of the file's test signatures
-	parents  map[ast.Node]ast.Node
-	pinned   map[types.Object]string // variables whose channel is handed to uninstrumented code, and why
-	keep     map[ast.Node]string     // their declarations and initializers, left alone
-	reported map[ast.Node]bool
-}
-
-func newRewriter(pkg *packages.Package, cfg Config, f *ast.File, src []byte) *rewriter {
-	r := &rewriter{
-		pkg:      pkg,
-		cfg:      cfg,
-		info:     pkg.TypesInfo,
-		fset:     pkg.Fset,
-		tf:       pkg.Fset.File(f.Pos()),
-		file:     f,
-		ed:       &edits{src: src},
-		used:     map[string]bool{},
-		gone:     map[*ast.Ident]bool{},
-		inits:    map[*types.Var]ast.Expr{},
-		reported: map[ast.Node]bool{},
-		goVer:    f.GoVersion,
-	}
-	if r.goVer == "" && pkg.Module != nil && pkg.Module.GoVersion != "" {
-		r.goVer = "go" + pkg.Module.GoVersion
-	}
-	return r
-}
-
-func (r *rewriter) off(p token.Pos) int { return r.tf.Offset(p) }
-
-func (r *rewriter) text(n ast.Node) string { return r.ed.text(r.off(n.Pos()), r.off(n.End())) }
-
-func (r *rewriter) replace(n ast.Node, text string) {
-	r.ed.replace(r.off(n.Pos()), r.off(n.End()), text)
-}
-
-func (r *rewriter) skip(n ast.Node, what, why string) {
-	r.skips = append(r.skips, Skip{Pos: r.fset.Position(n.Pos()), What: what, Why: why})
-}
-
-func (r *rewriter) temp(prefix string) string {
-	r.temps++
-	return "weft" + prefix + strconv.Itoa(r.temps)
-}
-
-func (r *rewriter) sim(name string) string {
-	r.used[simName] = true
-	return simName + "." + name
-}
-
-// rewrite applies every rule to the file, children before parents.
-func (r *rewriter) rewrite() ([]byte, []Skip) {
-	r.collectInits()
-	r.pin()
-	var stack []ast.Node
-	ast.Inspect(r.file, func(n ast.Node) bool {
-		if n != nil {
-			stack = append(stack, n)
-			return true
-		}
-		n = stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		var parent ast.Node
-		if len(stack) > 0 {
-			parent = stack[len(stack)-1]
-		}
-		r.visit(n, parent)
-		return true
-	})
-	r.fixImports()
-	return r.ed.apply(), r.skips
-}
-
-// visit rewrites one node, after its children.
-func (r *rewriter) visit(n, parent ast.Node) {
-	switch n := n.(type) {
-	case *ast.SelectorExpr:
-		r.selector(n)
-	case *ast.ChanType:
-		r.chanType(n)
-	case *ast.StarExpr:
-		r.testingType(n)
-	case *ast.CallExpr:
-		r.call(n)
-	case *ast.UnaryExpr:
-		if n.Op == token.ARROW {
-			r.receive(n, parent)
-		}
-	case *ast.SendStmt:
-		r.send(n)
-	case *ast.AssignStmt:
-		r.commaOK(n, n.Lhs, n.Rhs)
-	case *ast.ValueSpec:
-		r.commaOK(n, identExprs(n.Names), n.Values)
-	case *ast.RangeStmt:
-		r.rangeChan(n)
-	case *ast.GoStmt:
-		r.goStmt(n)
-	case *ast.SelectStmt:
-		r.selectStmt(n)
-	case *ast.FuncDecl:
-		r.testFunc(n)
-	}
-}
-
-func identExprs(ids []*ast.Ident) []ast.Expr {
-	out := make([]ast.Expr, len(ids))
-	for i, id := range ids {
-		out[i] = id
-	}
-	return out
-}
-
-// collectInits notes the initializer of each variable declared without a
-// type, so that a channel's origin can be traced through it.
-func (r *rewriter) collectInits() {
-	ast.Inspect(r.file, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			if n.Tok == token.DEFINE && len(n.Lhs) == len(n.Rhs) {
-				for i, l := range n.Lhs {
-					if v, ok := r.info.Defs[l.(*ast.Ident)].(*types.Var); ok {
-						r.inits[v] = n.Rhs[i]
-					}
-				}
-			}
-		case *ast.ValueSpec:
-			if n.Type == nil && len(n.Names) == len(n.Values) {
-				for i, id := range n.Names {
-					if v, ok := r.info.Defs[id].(*types.Var); ok {
-						r.inits[v] = n.Values[i]
-					}
-				}
-			}
-		}
-		return true
-	})
-}
-
-// instrumented reports whether declarations of package path are rewritten.
-func (r *rewriter) instrumented(pkg *types.Package) bool {
-	if pkg == nil {
-		return true // universe
-	}
-	if pkg == r.pkg.Types || pkg.Path() == r.pkg.PkgPath {
-		return true
-	}
-	return r.cfg.Instrumented != nil && r.cfg.Instrumented(pkg.Path())
+// Package is the outcome of the rewrite of one package variant.
+type Package struct {
+	ID, PkgPath string
+	// Instrumented reports whether Config.Instrument named the package; a
+	// package that is not is only checked against the rewritten packages
+	// it imports.
+	Instrumented bool
+	// Files are the paths of the package's rewritten files (keys of
+	// Result.Files).
+	Files []string
+	// Skips are the sites left alone in the package.
+	Skips []Skip
+	// Whole is why the package is left as it is, if it is: the rewrite
+	// did not type-check and the safety net could not narrow down the
+	// sites at fault.
+	Whole string
 }

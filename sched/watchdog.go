@@ -34,7 +34,7 @@ func (c *Controller) watch() *Result {
 	timer := time.NewTimer(interval)
 	defer timer.Stop()
 	last := c.progress.Load()
-	blockedSince, stillSince := time.Time{}, time.Now()
+	var blockedSince, stillSince time.Time
 	for {
 		select {
 		case <-c.done:
@@ -43,8 +43,11 @@ func (c *Controller) watch() *Result {
 		}
 		timer.Reset(interval)
 		if p := c.progress.Load(); p != last {
-			last, blockedSince, stillSince = p, time.Time{}, time.Now()
+			last, blockedSince, stillSince = p, time.Time{}, time.Time{}
 			continue
+		}
+		if stillSince.IsZero() {
+			stillSince = time.Now().Add(-interval) // no progress since the last tick at least
 		}
 		g := c.cur.Load()
 		s, ok := c.stackOf(goroutineStacks(c.label), g)
@@ -85,8 +88,8 @@ func (c *Controller) watch() *Result {
 		msg := fmt.Sprintf("goroutine %s blocked outside weft's control (in %s) for %v: use weft's primitives (package sim) for everything that waits",
 			g.id, s.waitingIn(), c.opts.BlockTimeout)
 		if running {
-			msg = fmt.Sprintf("goroutine %s ran for %v without reaching a weft operation (in %s): a loop that waits on something weft does not control, or a computation longer than the block timeout",
-				g.id, c.opts.BlockTimeout+HangSlack, s.waitingIn())
+			msg = fmt.Sprintf("goroutine %s ran for %v without an event of the execution (at %s): a loop that waits on something weft does not control, or a computation longer than the block timeout",
+				g.id, c.opts.BlockTimeout+HangSlack, orDash(site))
 		}
 		r.Failure = &Failure{Kind: Blocked, Goroutine: g.id, Site: site, Stack: stack, Message: msg}
 		return r

@@ -116,7 +116,7 @@ func OnDefault(f func()) Case {
 // wait. Cases on nil channels never proceed; a Select without cases blocks
 // forever. At most one OnDefault case is allowed.
 func Select(cases ...Case) int {
-	def, channels := -1, 0
+	def, channels, goChans := -1, 0, 0
 	for i := range cases {
 		switch {
 		case cases[i].dir == caseDefault:
@@ -126,9 +126,15 @@ func Select(cases ...Case) int {
 			def = i
 		case cases[i].ch != nil:
 			channels++
+			if _, ok := cases[i].ch.(goCase); ok {
+				goChans++
+			}
 		}
 	}
 	g, t := who()
+	if goChans > 0 && (g != nil || t != nil) {
+		return selectPolling(cases, def) // see selectgo.go
+	}
 	if g != nil {
 		return selectControlled(g, cases, def)
 	}

@@ -188,7 +188,7 @@ func TestGoroutineThatNeverReachesAnEventIsReported(t *testing.T) {
 	if err != nil || f == nil {
 		t.Fatalf("no failure: %v", err)
 	}
-	if f.Failure.Kind != sched.Blocked || !strings.Contains(f.Failure.Message, "without reaching a weft operation") ||
+	if f.Failure.Kind != sched.Blocked || !strings.Contains(f.Failure.Message, "without an event of the execution (at check_test.go:") ||
 		!strings.Contains(f.Failure.Stack, "check_test.go") {
 		t.Fatalf("got %s\n%s", f.Failure.Summary(), f.Failure.Stack)
 	}

@@ -15,7 +15,8 @@ import (
 type Finding struct {
 	// Failure is what went wrong in the minimized execution.
 	Failure *sched.Failure
-	// Executions counts the executions explored, the failing one included.
+	// Executions counts the executions explored, the failing one included
+	// (every one, for a failure that does not replay).
 	Executions int
 	// Found is the failing execution as exploration found it.
 	Found *explore.Finding
@@ -112,6 +113,7 @@ func find(body func(*T), cfg *config, progress func(time.Duration, int)) (explor
 	case len(rejected) > 0:
 		x.finding = rejected[0]
 		x.finding.Unreplayed = rejected[1:]
+		x.finding.Executions = sum.Executions // every one ran: none replayed
 	}
 	return x, nil
 }

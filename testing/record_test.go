@@ -39,6 +39,9 @@ func TestRecordedFailureBecomesACorpusEntry(t *testing.T) {
 			if f == nil {
 				t.Skip("no recorded run failed in 3000")
 			}
+			if f.Entry == nil {
+				t.Fatalf("the replayed failure does not replay identically: %v", f.Nondeterminism)
+			}
 			rc := f.Recorded
 			if rc == nil || rc.Algorithm != algorithm || rc.Failure.Kind != sched.Panic || !strings.HasPrefix(rc.Failure.Message, "counter: ") {
 				t.Fatalf("recording %+v", rc)

@@ -126,9 +126,15 @@ func show(t *testing.T, out *output, failing bool) {
 			})
 		case it.error && failing:
 		default:
-			io.WriteString(w, strings.ReplaceAll(it.line, "\n", "\n    ")+"\n")
+			writeLine(w, it.line)
 		}
 	}
+}
+
+// writeLine writes a log line as testing.T.Log does: the lines after the
+// first indented once more.
+func writeLine(w io.Writer, line string) {
+	io.WriteString(w, strings.ReplaceAll(line, "\n", "\n    ")+"\n")
 }
 
 func showSub(t *testing.T, out *output) {
@@ -139,7 +145,7 @@ func showSub(t *testing.T, out *output) {
 			t.Run(sub.name, func(t *testing.T) { showSub(t, sub) })
 			continue
 		}
-		io.WriteString(w, strings.ReplaceAll(it.line, "\n", "\n    ")+"\n")
+		writeLine(w, it.line)
 	}
 	if out.failed {
 		t.Fail()

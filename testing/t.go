@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"testing"
 
 	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
@@ -43,6 +44,7 @@ type execution struct {
 	helpers map[string]bool
 	sel     selection
 	root    *output
+	std     testing.TB // set by Plain: what the T's report goes there
 }
 
 // output is what a test or subtest of an execution wrote, as go test shows
@@ -77,6 +79,9 @@ func (t *T) Name() string { return t.name }
 
 // Failed reports whether the test has failed; in a subtest, the subtest.
 func (t *T) Failed() bool {
+	if t.x.std != nil {
+		return t.x.std.Failed()
+	}
 	t.x.mu.Lock()
 	defer t.x.mu.Unlock()
 	return t.out.failed
@@ -147,6 +152,10 @@ func (t *T) markHelper(skip int) {
 }
 
 func (t *T) log(line string, isError bool) {
+	if t.x.std != nil {
+		t.x.std.Log(line)
+		return
+	}
 	t.x.mu.Lock()
 	defer t.x.mu.Unlock()
 	t.out.items = append(t.out.items, item{line: line, error: isError})
@@ -163,6 +172,10 @@ func (t *T) log(line string, isError bool) {
 
 func (t *T) fail(msg string, fatal bool) {
 	site := t.site()
+	if t.x.std != nil {
+		t.x.forward(site, msg, fatal)
+		return
+	}
 	t.log(site+": "+msg, true)
 	g := sched.Current()
 	if g == nil {
@@ -189,13 +202,21 @@ func (t *T) end(g *sched.G) {
 	g.Abort()
 }
 
-// skip records why the test or subtest is skipped, and ends it: a
-// subtest from its own goroutine (or outside control), the execution
-// otherwise.
-func (t *T) skip(msg string) {
-	line := t.site() + ": " + msg
+// skip records why a subtest is skipped (line, "" for no reason), and
+// ends it: from its own goroutine (or outside control), the subtest;
+// otherwise, or at the top, the execution. The test itself is skipped by
+// its own testing.T; under Plain, by the testing.TB the T reports to.
+func (t *T) skip(line string) {
+	if t.x.std != nil {
+		if line == "" {
+			t.x.std.SkipNow()
+		}
+		t.x.std.Skip(line)
+	}
 	t.x.mu.Lock()
-	t.out.items = append(t.out.items, item{line: line})
+	if t.parent != nil && line != "" {
+		t.out.items = append(t.out.items, item{line: line})
+	}
 	t.out.skipped = true
 	t.x.mu.Unlock()
 	if g := sched.Current(); g != nil {

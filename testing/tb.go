@@ -23,7 +23,7 @@ type TB struct {
 	testing.TB
 	t        *T
 	cleanups []func()
-	skipped  *atomic.Pointer[string] // the test's, set by a Skip outside subtests
+	skipped  *atomic.Pointer[string] // the test's, set by a Skip outside subtests: why, with its site
 }
 
 // Test runs body, a test's body, under weft's controller as Check does.
@@ -37,8 +37,11 @@ func Test(t *testing.T, body func(*TB), opts ...Option) {
 		defer tb.runCleanups()
 		body(tb)
 	}, opts...)
-	if msg := skipped.Load(); msg != nil && !t.Failed() {
-		t.Skip(*msg)
+	if line := skipped.Load(); line != nil && !t.Failed() {
+		if *line != "" {
+			writeLine(t.Output(), *line)
+		}
+		t.SkipNow()
 	}
 }
 
@@ -87,7 +90,7 @@ func (tb *TB) Skipf(format string, args ...any) { tb.skip(fmt.Sprintf(format, ar
 
 // SkipNow ends the execution and marks the test skipped (in a subtest,
 // the subtest).
-func (tb *TB) SkipNow() { tb.skip("skipped") }
+func (tb *TB) SkipNow() { tb.skip("") }
 
 // Skipped reports whether the test, or the subtest, was skipped.
 func (tb *TB) Skipped() bool {
@@ -100,10 +103,14 @@ func (tb *TB) Skipped() bool {
 }
 
 func (tb *TB) skip(msg string) {
-	if tb.t.parent == nil {
-		tb.skipped.CompareAndSwap(nil, &msg)
+	line := ""
+	if msg != "" {
+		line = tb.t.site() + ": " + msg
 	}
-	tb.t.skip(msg)
+	if tb.t.parent == nil {
+		tb.skipped.CompareAndSwap(nil, &line)
+	}
+	tb.t.skip(line)
 }
 
 // Cleanup registers f to run when the test's body returns (in a subtest,

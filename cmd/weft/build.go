@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -64,15 +65,52 @@ func build(workdir, cache string, a testArgs) (*setup, error) {
 	}
 	// A dependency that does not load is left as it is, and the packages
 	// that import it see it so.
+	byID := map[string]*packages.Package{}
+	byFile := map[string]*packages.Package{}
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		if byID[p.ID] == nil || len(p.Syntax) > 0 {
+			byID[p.ID] = p
+		}
+		for _, f := range p.CompiledGoFiles {
+			byFile[f] = p
+		}
+	})
 	for _, p := range pkgs {
 		path := strings.TrimSuffix(p.PkgPath, "_test")
-		if len(p.Errors) > 0 && sel.instrumented[path] && !sel.local[path] {
+		if len(p.Errors) > 0 && sel.instrumented[path] {
+			if sel.local[path] {
+				return nil, fmt.Errorf("%s: %v", p.PkgPath, p.Errors[0])
+			}
 			delete(sel.instrumented, path)
 			s.Packages = append(s.Packages, fmt.Sprintf("%s: it does not load: %v", p.PkgPath, p.Errors[0]))
 		}
 	}
-	for _, p := range pkgs {
-		if err := r.pkg(p, s); err != nil {
+	// The rewrite, with its safety net: every rewritten package is
+	// type-checked against the rewritten packages it imports.
+	res, err := instrument.Rewrite(pkgs, instrument.Config{
+		Instrument: func(path string) bool { return sel.instrumented[path] },
+		LeaveFile: func(file string) string {
+			if p := byFile[file]; p != nil && sel.skipsFile(p, file) {
+				return "-instrument.skip"
+			}
+			return ""
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, site := range res.Skips {
+		s.Sites = append(s.Sites, site.String())
+	}
+	for _, rp := range res.Packages {
+		if rp.Instrumented && rp.Whole != "" && !strings.Contains(rp.ID, " [") {
+			s.Packages = append(s.Packages, rp.PkgPath+": "+rp.Whole)
+		}
+		files := map[string][]byte{}
+		for _, f := range rp.Files {
+			files[f] = res.Files[f]
+		}
+		if err := r.place(byID[rp.ID], files); err != nil {
 			return nil, err
 		}
 	}
@@ -119,13 +157,19 @@ func loadFlags(goArgs []string) []string {
 }
 
 // loadSyntax loads, with syntax and types, the packages to rewrite: the
-// tested ones with their tests, and the other instrumented ones without.
+// tested ones with their tests, and weft's runtime (in one load: the
+// rewrite is type-checked against it), then the other instrumented ones
+// without tests, with the same file set (see instrument.LoadMode). Every
+// package is loaded whole (NeedDeps): without it, the imports of a package
+// that is not a root are stubs, and a dependency whose syntax comes from
+// the second load would be checked against packages without types
+// ("undefined: bytes" in go-spew, imported by testify).
 func loadSyntax(cfg packages.Config, patterns []string, sel *selection) ([]*packages.Package, error) {
-	cfg.Mode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedSyntax |
-		packages.NeedTypes | packages.NeedTypesInfo | packages.NeedModule | packages.NeedImports
+	cfg.Mode = instrument.LoadMode | packages.NeedDeps
+	cfg.Fset = token.NewFileSet()
 	tcfg := cfg
 	tcfg.Tests = true
-	targets, err := packages.Load(&tcfg, patterns...)
+	targets, err := packages.Load(&tcfg, append(append([]string{}, patterns...), instrument.RuntimePackages...)...)
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", strings.Join(patterns, " "), err)
 	}
@@ -161,32 +205,11 @@ type rewrite struct {
 	sitesSeen       map[string]bool
 }
 
-// pkg rewrites one loaded package, if it is to be instrumented.
-func (r *rewrite) pkg(p *packages.Package, s *setup) error {
-	path := strings.TrimSuffix(p.PkgPath, "_test")
-	if strings.HasSuffix(p.ID, ".test") || !r.sel.instrumented[path] {
-		return nil
-	}
-	if len(p.Errors) > 0 {
-		return fmt.Errorf("%s: %v", p.PkgPath, p.Errors[0])
-	}
-	res, err := instrument.Package(p, instrument.Config{Instrumented: func(path string) bool { return r.sel.instrumented[path] }})
-	if err != nil {
-		return err
-	}
-	for _, site := range res.Skips {
-		if key := site.String(); !r.sitesSeen[key] {
-			r.sitesSeen[key] = true
-			s.Sites = append(s.Sites, key)
-		}
-	}
-	files := map[string][]byte{}
-	for _, f := range res.Files {
-		if !r.sel.skipsFile(p, f.Path) {
-			files[f.Path] = f.Source
-		}
-	}
-	if len(files) == 0 {
+// place puts the rewritten files of a package where go test reads them:
+// the overlay for the user's modules, a copy of its module for a
+// dependency.
+func (r *rewrite) place(p *packages.Package, files map[string][]byte) error {
+	if len(files) == 0 || p == nil {
 		return nil
 	}
 	if p.Module == nil || r.isLocal(p.Module) {

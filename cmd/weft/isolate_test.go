@@ -15,7 +15,6 @@ func TestWeftTestKeepsGoTestOutput(t *testing.T) {
 		t.Skip("runs go test")
 	}
 	dir := plainModule(t)
-	t.Setenv("GOFLAGS", "-mod=mod")
 	var out strings.Builder
 	if _, err := runTest(dir, []string{"-count=1", "-json", "./logf", "./subtests"}, &out, &out); err != nil {
 		t.Fatal(err)
@@ -46,6 +45,8 @@ func TestWeftTestKeepsGoTestOutput(t *testing.T) {
 	for _, c := range []struct{ test, line, result string }{
 		{"TestLogf", "logf_test.go:7: hello from the test body", "pass"},
 		{"TestLogAfterEnd", "logf_test.go:14: late", "pass"},
+		{"TestSkipped", "logf_test.go:19: before the skip", "skip"},
+		{"TestSkipped", "logf_test.go:20: not today", "skip"},
 		{"TestSub", "subtests_test.go:11: before the subtests", "fail"},
 		{"TestSub/good", "subtests_test.go:15: good runs", "pass"},
 		{"TestSub/bad", "subtests_test.go:19: always fails", "fail"},
@@ -58,6 +59,9 @@ func TestWeftTestKeepsGoTestOutput(t *testing.T) {
 	if has("TestSub/bad", "subtests_test.go:20: not reached") {
 		t.Errorf("TestSub/bad went on after Fatal: %q", lines["TestSub/bad"])
 	}
+	if n := strings.Count(strings.Join(lines["TestSkipped"], "\n"), "not today"); n != 1 {
+		t.Errorf("TestSkipped says why %d times: %q", n, lines["TestSkipped"])
+	}
 }
 
 // TestWeftTestExploresInWorkerProcesses explores a package-level lock,
@@ -68,7 +72,6 @@ func TestWeftTestExploresInWorkerProcesses(t *testing.T) {
 		t.Skip("runs go test")
 	}
 	dir := plainModule(t)
-	t.Setenv("GOFLAGS", "-mod=mod")
 	var out strings.Builder
 	code, err := runTest(dir, []string{"-count=1", "-v", "./global", "-explore", "-explore.iters", "3000", "-explore.workers", "2"}, &out, &out)
 	if err != nil {

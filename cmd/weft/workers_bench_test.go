@@ -20,11 +20,11 @@ import (
 //
 //	go test -run XXX -bench Workers -benchtime 1x -count 6 ./cmd/weft | benchstat -col /workers -
 func BenchmarkWorkers(b *testing.B) {
-	dir := plainModule(b)
-	if err := os.CopyFS(filepath.Join(dir, "bench"), os.DirFS("testdata/bench")); err != nil {
+	plain := plainModule(b)
+	if err := os.CopyFS(filepath.Join(plain, "bench"), os.DirFS("testdata/bench")); err != nil {
 		b.Fatal(err)
 	}
-	b.Setenv("GOFLAGS", "-mod=mod")
+	simDir := simModule(b)
 	const iters = 300000
 	for _, command := range []string{"gotest", "wefttest"} {
 		for _, workers := range []int{1, 2} {
@@ -32,6 +32,10 @@ func BenchmarkWorkers(b *testing.B) {
 				var execs int
 				var took time.Duration
 				for range b.N {
+					dir := plain
+					if command == "gotest" {
+						dir = simDir
+					}
 					n, d := exploreLocks(b, dir, command, workers, iters)
 					execs += n
 					took += d
@@ -40,6 +44,28 @@ func BenchmarkWorkers(b *testing.B) {
 			})
 		}
 	}
+}
+
+// simModule copies testdata/bench into a scratch module that requires this
+// checkout of weft, for go test.
+func simModule(b *testing.B) string {
+	root, err := moduleRoot()
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	gomod := "module example.com/bench\n\ngo 1.26\n\nrequire github.com/weftdev/weft v0.0.0\n\nreplace github.com/weftdev/weft => " + root + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	sum, _ := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err := os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.CopyFS(filepath.Join(dir, "bench"), os.DirFS("testdata/bench")); err != nil {
+		b.Fatal(err)
+	}
+	return dir
 }
 
 var noFailure = regexp.MustCompile(`no failure in (\d+) executions, ([^ ]+) \(`)
@@ -53,6 +79,7 @@ func exploreLocks(b *testing.B, dir, command string, workers, iters int) (int, t
 	if command == "gotest" {
 		cmd := exec.Command("go", append([]string{"test", "./bench/simlocks"}, args...)...)
 		cmd.Dir, cmd.Stdout, cmd.Stderr = dir, &out, &out
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
 		if err := cmd.Run(); err != nil {
 			b.Fatalf("go test: %v\n%s", err, out.String())
 		}

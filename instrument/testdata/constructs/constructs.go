@@ -119,3 +119,15 @@ func Relay(in, out chan int, quit chan struct{}) {
 		_, _ = v, ok
 	}
 }
+
+// Canceler keeps a context and its cancel function in fields.
+type Canceler struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// NewCanceler derives a context.
+func NewCanceler(parent context.Context) *Canceler {
+	ctx, cancel := context.WithCancel(parent)
+	return &Canceler{ctx: ctx, cancel: cancel}
+}

@@ -14,3 +14,8 @@ func TestLogAfterEnd(t *testing.T) {
 	go func() { <-release; t.Logf("late") }()
 	close(release)
 }
+
+func TestSkipped(t *testing.T) {
+	t.Logf("before the skip")
+	t.Skip("not today")
+}

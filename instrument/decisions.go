@@ -1,0 +1,138 @@
+package instrument
+
+import (
+	"go/token"
+	"go/types"
+)
+
+// A span is a range of the original source: it names a node in every
+// variant of the package that holds its file (a package and its test
+// variant have distinct objects, but the same positions).
+type span struct {
+	file       string
+	start, end int
+}
+
+// decisions are what a rewrite decided to leave alone, by position, kept
+// across the package variants and passes of one Rewrite: a file shared by
+// two variants is rewritten alike in both, since both read the same
+// decisions. Decisions only grow, which bounds the passes.
+type decisions struct {
+	raw   map[span]string   // expressions whose values keep the standard library's types, and why
+	obj   map[objKey]string // variables, fields, parameters, types that do
+	skip  map[span]string   // sites not rewritten, and why
+	whole map[string]string // files left as they are, and why
+	// version counts the decisions about each file, so that a package
+	// whose files gained one is rewritten again.
+	version map[string]int
+}
+
+func newDecisions() *decisions {
+	return &decisions{
+		raw:     map[span]string{},
+		obj:     map[objKey]string{},
+		skip:    map[span]string{},
+		whole:   map[string]string{},
+		version: map[string]int{},
+	}
+}
+
+// addRaw records that the value at s keeps Go's types; it reports whether
+// that is new.
+func (d *decisions) addRaw(s span, why string) bool {
+	if _, ok := d.raw[s]; ok || d.whole[s.file] != "" {
+		return false
+	}
+	d.raw[s] = why
+	d.version[s.file]++
+	return true
+}
+
+// An objKey names an object (a variable, a field, a parameter, a type)
+// across loads: by its file, line and name, which export data keeps too.
+type objKey struct {
+	file string
+	line int
+	name string
+}
+
+// addRawObj records that the values of the object k keep Go's types; it
+// reports whether that is new.
+func (d *decisions) addRawObj(k objKey, why string) bool {
+	if _, ok := d.obj[k]; ok || d.whole[k.file] != "" {
+		return false
+	}
+	d.obj[k] = why
+	d.version[k.file]++
+	return true
+}
+
+// rawObjWhy returns why the values of object k keep Go's types, or "".
+func (d *decisions) rawObjWhy(k objKey) string {
+	if w := d.whole[k.file]; w != "" {
+		return "its file is left as it is (" + w + ")"
+	}
+	return d.obj[k]
+}
+
+// objKeyOf returns the key of an object.
+func objKeyOf(fset *token.FileSet, obj types.Object) (objKey, bool) {
+	if !obj.Pos().IsValid() || fset.File(obj.Pos()) == nil {
+		return objKey{}, false
+	}
+	p := fset.Position(obj.Pos())
+	return objKey{p.Filename, p.Line, obj.Name()}, true
+}
+
+// addSkip records that the site at s is not rewritten.
+func (d *decisions) addSkip(s span, why string) bool {
+	if _, ok := d.skip[s]; ok || d.whole[s.file] != "" {
+		return false
+	}
+	d.skip[s] = why
+	d.version[s.file]++
+	return true
+}
+
+// addWhole records that file is left as it is.
+func (d *decisions) addWhole(file, why string) bool {
+	if d.whole[file] != "" {
+		return false
+	}
+	d.whole[file] = why
+	d.version[file]++
+	return true
+}
+
+// rawWhy returns why the value at s keeps Go's types, or "".
+func (d *decisions) rawWhy(s span) string {
+	if w := d.whole[s.file]; w != "" {
+		return "its file is left as it is (" + w + ")"
+	}
+	return d.raw[s]
+}
+
+// skipWhy returns why the site at s is not rewritten, or "".
+func (d *decisions) skipWhy(s span) string {
+	if w := d.whole[s.file]; w != "" {
+		return "its file is left as it is (" + w + ")"
+	}
+	return d.skip[s]
+}
+
+// spanOf returns the span of [pos, end) in fset.
+func spanOf(fset *token.FileSet, pos, end token.Pos) (span, bool) {
+	if !pos.IsValid() {
+		return span{}, false
+	}
+	tf := fset.File(pos)
+	if tf == nil {
+		return span{}, false
+	}
+	s := tf.Offset(pos)
+	e := s
+	if end.IsValid() && int(end) <= tf.Base()+tf.Size() {
+		e = tf.Offset(end)
+	}
+	return span{tf.Name(), s, e}, true
+}

@@ -1,0 +1,5 @@
+package vetpos
+
+import "testing"
+
+func TestShow(t *testing.T) { Show() }

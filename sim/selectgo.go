@@ -1,0 +1,157 @@
+package sim
+
+import (
+	"reflect"
+
+	"github.com/weftdev/weft/record"
+	"github.com/weftdev/weft/sched"
+)
+
+// Cases on Go channels: a select rewritten by weft test that mixes weft's
+// channels with a channel from code weft does not instrument (a library's
+// channel, a fake clock's) waits on both. The Go channel's readiness is not
+// known to the controller, so such a select polls: it attempts every case
+// without blocking, and when none can proceed, it lets the other goroutines
+// run (a scheduling point, see poll) and attempts them again. In plain mode
+// it is an ordinary select.
+
+// OnRecvGo is a Select case that receives a value from c, a Go channel,
+// and passes it to f (if not nil).
+func OnRecvGo[T any](c <-chan T, f func(v T)) Case {
+	if f == nil {
+		return goRecvCase(c, nil)
+	}
+	return goRecvCase(c, f)
+}
+
+// OnRecvOKGo is a Select case like OnRecvGo that also passes whether the
+// value came from a send (false: c is closed and drained).
+func OnRecvOKGo[T any](c <-chan T, f func(v T, ok bool)) Case {
+	if f == nil {
+		return goRecvCase(c, nil)
+	}
+	return goRecvCase(c, f)
+}
+
+// OnSendGo is a Select case that sends v on c, a Go channel, then calls f
+// (if not nil).
+func OnSendGo[T any](c chan<- T, v T, f func()) Case {
+	x := Case{dir: caseSend, val: v}
+	if f != nil {
+		x.fn = f
+	}
+	if c != nil {
+		x.ch = &goChan[T]{sc: c} // a nil channel: a case that never proceeds
+	}
+	return x
+}
+
+func goRecvCase[T any](c <-chan T, fn any) Case {
+	x := Case{dir: caseRecv, fn: fn}
+	if c != nil {
+		x.ch = &goChan[T]{rc: c}
+	}
+	return x
+}
+
+// goChan is the channel of a case on a Go channel.
+type goChan[T any] struct {
+	rc <-chan T
+	sc chan<- T
+}
+
+// goCase marks the selectables that are Go channels.
+type goCase interface{ goChannel() }
+
+func (*goChan[T]) goChannel() {}
+
+func (ch *goChan[T]) try(c Case) bool {
+	if c.dir == caseSend {
+		select {
+		case ch.sc <- sendValue[T](c):
+			callFunc(c)
+			return true
+		default:
+			return false
+		}
+	}
+	select {
+	case v, ok := <-ch.rc:
+		deliverRecv(c, v, ok)
+		return true
+	default:
+		return false
+	}
+}
+
+func (ch *goChan[T]) reflectCase(c Case) reflect.SelectCase {
+	if c.dir == caseSend {
+		v := sendValue[T](c)
+		return reflect.SelectCase{Dir: reflect.SelectSend, Chan: reflect.ValueOf(ch.sc), Send: reflect.ValueOf(&v).Elem()}
+	}
+	return reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ch.rc)}
+}
+
+func (ch *goChan[T]) reflected(c Case, v reflect.Value, ok bool) {
+	if c.dir == caseSend {
+		callFunc(c)
+		return
+	}
+	var t T
+	if ok {
+		reflect.ValueOf(&t).Elem().Set(v)
+	}
+	deliverRecv(c, t, ok)
+}
+
+func (*goChan[T]) controlled(*sched.G, Case) controlledCase {
+	panic("sim: a case on a Go channel in a controlled select")
+}
+
+func (*goChan[T]) recorded(*record.Thread, Case) recordedCase {
+	panic("sim: a case on a Go channel in a recorded select")
+}
+
+// selectPolling runs, under control or recorded, a select with cases on
+// Go channels: each round is a non-blocking select of its cases on weft's
+// channels (a scheduling point, where the strategy picks among the ready
+// ones), then a non-blocking attempt of its Go channels, in order; when
+// nothing proceeds and there is no default case, the goroutine polls.
+func selectPolling(cases []Case, def int) int {
+	var weft []Case
+	var index []int // weft's cases' indices in cases
+	var goCases []int
+	for i := range cases {
+		c := cases[i]
+		switch {
+		case c.dir == caseDefault:
+		case c.ch == nil:
+		default:
+			if _, ok := c.ch.(goCase); ok {
+				goCases = append(goCases, i)
+				continue
+			}
+			weft, index = append(weft, c), append(index, i)
+		}
+	}
+	weft = append(weft, OnDefault(nil))
+	for {
+		if i := Select(weft...); i < len(index) {
+			return index[i]
+		}
+		for _, i := range goCases {
+			if c := cases[i]; c.ch.try(c) {
+				return i
+			}
+		}
+		if def >= 0 {
+			callFunc(cases[def])
+			return def
+		}
+		poll()
+	}
+}
+
+// poll is the scheduling point of a goroutine that waits by polling (a
+// select on a Go channel): it lets the other goroutines run.
+func poll() { Yield() }
