@@ -70,6 +70,10 @@ func Serve(in io.Reader, out io.Writer, body func()) error {
 	defer close(stop)
 	wg.Go(func() { s.beat(stop) })
 	dec := gob.NewDecoder(in)
+	// The test's epoch was taken in the calling process, maybe before this
+	// one's package initialization: a time.Now taken then must not be
+	// later than the virtual clock (see sched.Options.Epoch).
+	started := time.Now()
 	for {
 		var req request
 		if err := dec.Decode(&req); err != nil {
@@ -77,6 +81,9 @@ func Serve(in io.Reader, out io.Writer, body func()) error {
 				return nil
 			}
 			return fmt.Errorf("explore: worker: reading a chunk: %w", err)
+		}
+		if c := &req.Chunk; c.Plan.Options.Epoch.Before(started) {
+			c.Plan.Options.Epoch = started
 		}
 		s.start(req.Seq)
 		r := runChunk(body, req.Chunk, nil)

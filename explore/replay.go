@@ -98,7 +98,7 @@ func (r *Replayer) match(kind sched.ChoiceKind, g *sched.G, sub int, live bool) 
 	r.next = i + 1
 	c := r.schedule[i]
 	if live && c.Site != "" {
-		if site := sched.CallerSite(0); site != "" && site != c.Site {
+		if site := g.Site(); site != "" && site != c.Site {
 			r.drift = append(r.drift, fmt.Sprintf("%s: the event moved to %s", describe(c), site))
 		}
 	}

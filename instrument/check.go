@@ -16,9 +16,9 @@ import (
 // are) against the rewritten types of the packages it imports.
 func (g *graph) check(p *packages.Package, res *pkgResult) (*types.Package, *types.Info, []error) {
 	var errs []error
-	syntax := g.syntax(p)
+	paths, syntax := g.syntax(p)
 	files := make([]*ast.File, 0, len(syntax))
-	for i, path := range p.CompiledGoFiles {
+	for i, path := range paths {
 		fr := res.files[path]
 		if fr == nil || !fr.changed {
 			if i < len(syntax) {
@@ -100,13 +100,13 @@ func (im importer) ImportFrom(path, _ string, _ types.ImportMode) (*types.Packag
 	if c := im.g.byID[dep.ID]; c != nil {
 		dep = c
 	}
-	if o := im.g.out[dep.ID]; o != nil && im.g.affected[dep.ID] && o.types != nil {
-		return o.types, nil
+	if im.g.affected[dep.ID] {
+		if o := im.g.out[dep.ID]; o != nil && o.types != nil {
+			return o.types, nil
+		}
+		return nil, fmt.Errorf("instrument: %s: %s is not checked yet", im.p.ID, dep.ID)
 	}
-	if dep.Types == nil {
-		return nil, fmt.Errorf("instrument: %s was loaded without types", dep.ID)
-	}
-	return dep.Types, nil
+	return im.g.typesOf(dep)
 }
 
 // remedy narrows down the sites at fault for the type errors of p's
@@ -167,8 +167,8 @@ func (g *graph) locate(res *pkgResult, err error) (file string, start, end int, 
 // returns the files of the decisions it took.
 func (g *graph) narrow(p *packages.Package, res *pkgResult, file string, start, end int, msg string) []string {
 	var af *ast.File
-	syntax := g.syntax(p)
-	for i, path := range p.CompiledGoFiles {
+	paths, syntax := g.syntax(p)
+	for i, path := range paths {
 		if path == file && i < len(syntax) {
 			af = syntax[i]
 		}
@@ -198,7 +198,7 @@ func (g *graph) narrow(p *packages.Package, res *pkgResult, file string, start, 
 // reports whether it decided anything.
 func (g *graph) blameImports(p *packages.Package, o *outcome) bool {
 	added := false
-	syntax := g.syntax(p)
+	_, syntax := g.syntax(p)
 	for _, err := range o.errs {
 		te, ok := err.(types.Error)
 		if !ok || o.info == nil {

@@ -1,7 +1,6 @@
 package instrument
 
 import (
-	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -230,9 +229,12 @@ func (f *flow) funcValue(fn *types.Func) any {
 // joinSig adds the parameters and results of sig that hold values weft
 // rewrites to x's class.
 func (f *flow) joinSig(x any, sig *types.Signature) {
+	// Only what the rewrite spells (channels, sync's types): joining the
+	// interfaces too (an error result) would tie a function's channels to
+	// every error it returns, and those reach code weft does not instrument.
 	for _, tup := range []*types.Tuple{sig.Params(), sig.Results()} {
 		for i := range tup.Len() {
-			if v := tup.At(i); f.tracked(v.Type()) {
+			if v := tup.At(i); f.carries(v.Type()) {
 				f.union(x, f.add(canon(v), v.Type()))
 			}
 		}
@@ -845,10 +847,4 @@ func coreType(t types.Type) types.Type {
 		}
 	}
 	return core
-}
-
-// reasons.
-
-func notInstrumented(p *types.Package) string {
-	return fmt.Sprintf("the value comes from %s, which weft does not instrument (add it with -instrument)", p.Path())
 }

@@ -64,13 +64,14 @@ var importPaths = map[string]string{
 // it. (With packages.NeedDeps added, every package is loaded from source:
 // the same result, seconds slower.)
 //
-// The packages may come from several loads: the first with the tested
-// packages (Tests set) and RuntimePackages, whose types are the ones that
-// count, then others with the syntax of more packages to rewrite (their
-// dependencies, without tests). Every load must use the same
-// packages.Config.Fset.
+// The packages may come from several loads: one with the tested packages
+// (Tests set) and RuntimePackages, others with the syntax of more packages
+// to rewrite (their dependencies, without tests). Every load must use the
+// same packages.Config.Fset. The packages the rewrite does not change are
+// typed anew from their export data (NeedExportFile), so that the checks
+// see one set of types whatever the loads.
 const LoadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
-	packages.NeedImports | packages.NeedSyntax | packages.NeedTypes |
+	packages.NeedImports | packages.NeedSyntax | packages.NeedTypes | packages.NeedExportFile |
 	packages.NeedTypesInfo | packages.NeedTypesSizes | packages.NeedModule
 
 // Config configures a rewrite.
@@ -96,12 +97,6 @@ type Skip struct {
 }
 
 func (s Skip) String() string { return fmt.Sprintf("%s: %s: %s", s.Pos, s.What, s.Why) }
-
-// A File is a rewritten source file.
-type File struct {
-	Path   string // the original file
-	Source []byte // its rewritten text, line for line
-}
 
 // Result is the outcome of a rewrite.
 type Result struct {

@@ -24,13 +24,23 @@ import (
 // checked too, as it is: when it does not build against its rewritten
 // imports, the values it shares with them keep Go's types there.
 //
-// roots are packages loaded with packages.Load in mode LoadMode (with
-// Tests for test files), in one call that also loads RuntimePackages, so
-// that weft's runtime shares the standard library's types with the code
-// being rewritten. Every package reachable from roots is considered.
+// roots are packages loaded with packages.Load in mode LoadMode (see
+// there for several loads): the first load, with Tests for the test
+// files, also loads RuntimePackages, so that weft's runtime shares the
+// standard library's types with the code being rewritten. Every package
+// reachable from roots is considered; those cfg.Instrument names are
+// rewritten if they were loaded with syntax. weft test calls it so:
+//
+//	cfg := packages.Config{Mode: instrument.LoadMode, Fset: token.NewFileSet(), Tests: true}
+//	pkgs, _ := packages.Load(&cfg, append(patterns, instrument.RuntimePackages...)...)
+//	cfg.Tests = false
+//	deps, _ := packages.Load(&cfg, otherPackagesToInstrument...)
+//	res, _ := instrument.Rewrite(append(pkgs, deps...), instrument.Config{Instrument: chosen})
+//	// res.Files: the overlay; res.Skips: what -v lists; res.Packages: what was left whole
 //
 // Rewrite returns an error only for what it cannot handle at all: a graph
-// without weft's runtime, a package loaded without syntax.
+// without weft's runtime, loads with different file sets, a package that
+// does not build even as it is against the packages it imports.
 func Rewrite(roots []*packages.Package, cfg Config) (*Result, error) {
 	g, err := newGraph(roots, cfg)
 	if err != nil {
@@ -77,6 +87,8 @@ type graph struct {
 	out      map[string]*outcome // by ID
 	sources  map[string][]byte   // original sources, by path
 	parsed   map[string][]*ast.File
+	universe map[string]*types.Package // the packages the rewrite does not change, by ID (see typesOf)
+	imports  map[string]*types.Package // the same, by path, for the export data reader
 	// rewritten maps the files parsed from rewrites to them, to trace a
 	// position in one back to the original.
 	rewritten map[*token.File]*fileResult
@@ -108,6 +120,8 @@ func newGraph(roots []*packages.Package, cfg Config) (*graph, error) {
 		out:      map[string]*outcome{},
 		sources:  map[string][]byte{},
 		parsed:   map[string][]*ast.File{},
+		universe: map[string]*types.Package{},
+		imports:  map[string]*types.Package{},
 
 		rewritten: map[*token.File]*fileResult{},
 	}
@@ -139,11 +153,6 @@ func newGraph(roots []*packages.Package, cfg Config) (*graph, error) {
 	for _, rp := range RuntimePackages {
 		if g.runtime[rp] == nil || g.runtime[rp].Types == nil {
 			return nil, fmt.Errorf("instrument: %s is not in the loaded graph: load instrument.RuntimePackages along with the packages to rewrite", rp)
-		}
-		for _, q := range g.runtime[rp].Imports {
-			if c := g.byID[q.ID]; c != nil && c.Types != q.Types {
-				return nil, fmt.Errorf("instrument: %s and %s come from different loads: load instrument.RuntimePackages in the first load, with the packages to test", rp, q.ID)
-			}
 		}
 	}
 	// A test variant of a package (p [q.test]) loaded without syntax has
@@ -483,26 +492,26 @@ func hasSyntax(p *packages.Package) bool {
 	return p.TypesInfo != nil && len(p.Syntax) == len(p.CompiledGoFiles)
 }
 
-// syntax returns the syntax trees of p's files: loaded, or parsed here for
-// a package loaded from export data.
-func (g *graph) syntax(p *packages.Package) []*ast.File {
+// syntax returns p's files and their syntax trees, in the same order:
+// as loaded, or parsed here for a package loaded from export data.
+func (g *graph) syntax(p *packages.Package) ([]string, []*ast.File) {
 	if src := g.src[p.ID]; src != nil {
-		return src.Syntax
+		return src.CompiledGoFiles, src.Syntax
 	}
 	if files, ok := g.parsed[p.ID]; ok {
-		return files
+		return p.CompiledGoFiles, files
 	}
 	var files []*ast.File
 	for _, path := range p.CompiledGoFiles {
-		src, err := g.source(path)
-		if err != nil {
-			continue
+		var f *ast.File
+		if src, err := g.source(path); err == nil {
+			f, _ = parser.ParseFile(g.fset, path, src, parser.ParseComments|parser.SkipObjectResolution)
 		}
-		f, err := parser.ParseFile(g.fset, path, src, parser.ParseComments|parser.SkipObjectResolution)
-		if err == nil {
-			files = append(files, f)
+		if f == nil {
+			f = &ast.File{Name: ast.NewIdent(p.Name)} // unreadable: the check reports what it lacks
 		}
+		files = append(files, f)
 	}
 	g.parsed[p.ID] = files
-	return files
+	return p.CompiledGoFiles, files
 }

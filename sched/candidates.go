@@ -14,12 +14,15 @@ type candidates struct {
 	old  []int32 // the index of the member below that has waited longest, -1 if none
 }
 
+//go:norace
 func (s *candidates) init(all *[]*G) {
 	s.all = all
 	s.grow(64)
 }
 
 // grow makes room for goroutine indices below n, rebuilding the tree.
+//
+//go:norace
 func (s *candidates) grow(n int) {
 	size := max(s.size, 1)
 	for size < n {
@@ -42,6 +45,8 @@ func (s *candidates) grow(n int) {
 }
 
 // pull recomputes node p from its children.
+//
+//go:norace
 func (s *candidates) pull(p int) {
 	l, r := 2*p, 2*p+1
 	s.cnt[p] = s.cnt[l] + s.cnt[r]
@@ -51,6 +56,8 @@ func (s *candidates) pull(p int) {
 
 // better returns the one of goroutines i and j (indices, -1 for none) that a
 // priority order runs first: the higher priority, then the older.
+//
+//go:norace
 func (s *candidates) better(i, j int32) int32 {
 	if i < 0 {
 		return j
@@ -67,6 +74,8 @@ func (s *candidates) better(i, j int32) int32 {
 
 // older returns the one of goroutines i and j (-1 for none) that has
 // waited longer: the earlier since, then the older goroutine.
+//
+//go:norace
 func (s *candidates) older(i, j int32) int32 {
 	if i < 0 {
 		return j
@@ -82,6 +91,8 @@ func (s *candidates) older(i, j int32) int32 {
 }
 
 // set makes goroutine g a member or not.
+//
+//go:norace
 func (s *candidates) set(g *G, in bool) {
 	if g.idx >= s.size {
 		s.grow(g.idx + 1)
@@ -97,18 +108,25 @@ func (s *candidates) set(g *G, in bool) {
 
 // update recomputes the nodes above member g after its priority or since
 // changed.
+//
+//go:norace
 func (s *candidates) update(g *G) { s.fix(s.size + g.idx) }
 
 // fix recomputes the ancestors of leaf p.
+//
+//go:norace
 func (s *candidates) fix(p int) {
 	for p /= 2; p >= 1; p /= 2 {
 		s.pull(p)
 	}
 }
 
+//go:norace
 func (s *candidates) len() int { return int(s.cnt[1]) }
 
 // at returns the k-th member in creation order, from 0.
+//
+//go:norace
 func (s *candidates) at(k int) *G {
 	p, left := 1, int32(k)
 	for p < s.size {
@@ -123,6 +141,8 @@ func (s *candidates) at(k int) *G {
 }
 
 // rank returns how many members have an index below i.
+//
+//go:norace
 func (s *candidates) rank(i int) int {
 	if i >= s.size {
 		return s.len()
@@ -138,6 +158,8 @@ func (s *candidates) rank(i int) int {
 
 // highest returns the member of highest priority, the oldest among equals;
 // nil if there is none.
+//
+//go:norace
 func (s *candidates) highest() *G {
 	if s.top[1] < 0 {
 		return nil
@@ -146,6 +168,8 @@ func (s *candidates) highest() *G {
 }
 
 // longest returns the member that has waited longest; nil if there is none.
+//
+//go:norace
 func (s *candidates) longest() *G {
 	if s.old[1] < 0 {
 		return nil

@@ -34,6 +34,8 @@ const Tick = 20 * time.Nanosecond
 var Clock = &G{id: "clock", idx: -1}
 
 // Now returns the execution's virtual time.
+//
+//go:norace
 func (g *G) Now() time.Time {
 	return g.c.epoch.Add(time.Duration(g.c.now))
 }
@@ -57,6 +59,8 @@ type Timer struct {
 // controller with G.Touch) and start goroutines (with G.Spawn on the
 // timer's owner) but must not call Step. A nil fire only marks the timer
 // fired: a sleeper steps with the timer as its Waiter.
+//
+//go:norace
 func (g *G) NewTimer(d time.Duration, fire func()) *Timer {
 	c := g.c
 	c.tseq++
@@ -69,6 +73,8 @@ func (g *G) NewTimer(d time.Duration, fire func()) *Timer {
 }
 
 // Stop cancels the timer; it reports whether the timer was pending.
+//
+//go:norace
 func (t *Timer) Stop() bool {
 	if t.index < 0 {
 		return false
@@ -79,6 +85,8 @@ func (t *Timer) Stop() bool {
 
 // Reset stops the timer and sets it again to fire d from now; it reports
 // whether the timer was pending.
+//
+//go:norace
 func (t *Timer) Reset(d time.Duration) bool {
 	was := t.Stop()
 	c := t.c
@@ -89,18 +97,26 @@ func (t *Timer) Reset(d time.Duration) bool {
 }
 
 // When returns the virtual time at which the timer fires.
+//
+//go:norace
 func (t *Timer) When() time.Time { return t.c.epoch.Add(time.Duration(t.when)) }
 
 // Ready reports whether the timer has fired: a sleeping goroutine waits on
 // its timer.
+//
+//go:norace
 func (t *Timer) Ready() bool { return t.fired }
 
 // Spawn starts f as a new controlled goroutine, a child of g, without an
 // event of g: for timers that fire (time.AfterFunc). Everything else uses Go.
+//
+//go:norace
 func (g *G) Spawn(f func()) { g.c.spawn(g, f) }
 
 // timerIn returns the virtual time until the earliest pending timer's
 // deadline (zero or less when it is due), and whether a timer is pending.
+//
+//go:norace
 func (c *Controller) timerIn() (time.Duration, bool) {
 	if len(c.timers) == 0 {
 		return 0, false
@@ -111,6 +127,8 @@ func (c *Controller) timerIn() (time.Duration, bool) {
 // fireNext fires the earliest pending timer, moving the clock to its
 // deadline if that is still ahead. Firing is a change of the execution's
 // state: pollers look again.
+//
+//go:norace
 func (c *Controller) fireNext() {
 	t := heap.Pop(&c.timers).(*Timer)
 	c.now = max(c.now, t.when)
@@ -134,22 +152,31 @@ func (c *Controller) fireNext() {
 
 type timerHeap []*Timer
 
+//go:norace
 func (h timerHeap) Len() int { return len(h) }
+
+//go:norace
 func (h timerHeap) Less(i, j int) bool {
 	if h[i].when != h[j].when {
 		return h[i].when < h[j].when
 	}
 	return h[i].seq < h[j].seq
 }
+
+//go:norace
 func (h timerHeap) Swap(i, j int) {
 	h[i], h[j] = h[j], h[i]
 	h[i].index, h[j].index = i, j
 }
+
+//go:norace
 func (h *timerHeap) Push(x any) {
 	t := x.(*Timer)
 	t.index = len(*h)
 	*h = append(*h, t)
 }
+
+//go:norace
 func (h *timerHeap) Pop() any {
 	old := *h
 	t := old[len(old)-1]

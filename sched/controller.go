@@ -10,14 +10,23 @@
 // runs alone, which makes an execution a deterministic function of its
 // choices.
 //
-// The controller also owns the virtual clock (time moves only when every
-// goroutine is blocked and a timer is pending), names goroutines by lineage
-// so that the same program yields the same names on every run, and detects
-// deadlocks, leaks, runaway executions and goroutines that block outside its
-// knowledge.
+// The controller also owns the virtual clock, on which time passes as it can
+// in Go: every event takes Tick, a timer fires when it is due or, at a
+// strategy's choice, earlier, while goroutines that could run have not, and
+// the clock jumps to the next deadline when nothing can run (see clock.go).
+// It keeps the set of goroutines that can run incrementally, so that a
+// decision costs the same with ten goroutines or a hundred thousand (see
+// wait.go); counts a goroutine that polls without anything changing as
+// waiting (see G.Polled); offers strategies what fairness needs
+// (Decision.Starving); names goroutines by lineage so that the same program
+// yields the same names on every run; and detects deadlocks, leaks,
+// runaway executions and goroutines that block outside its knowledge,
+// telling those apart from goroutines that merely kept running after the
+// test returned.
 //
-// Primitives (package sim) use it through Current, G.Step and the Waiter
-// interface; exploration (package explore) through Run and Strategy.
+// Primitives (package sim) use it through Current, G.Step, G.Touch,
+// G.Recheck, G.Polled and the Waiter interface; exploration (package
+// explore) through Run and Strategy.
 package sched
 
 import (
@@ -28,8 +37,11 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/weftdev/weft/internal/gls"
+	"github.com/weftdev/weft/internal/race"
+	"github.com/weftdev/weft/internal/racereport"
 )
 
 // Defaults for Options.
@@ -66,11 +78,12 @@ type Options struct {
 	// Digests fills Result.Digests with what each goroutine read (see
 	// G.Observe), so that a replay can be checked against its recording.
 	Digests bool
-	// Epoch is the virtual clock's time when the execution starts. Zero
-	// means the wall clock's time when Run is called, so that the virtual
-	// time is never earlier than a time taken before the execution
-	// (package init, an earlier test). Executions that must agree on
-	// absolute times (the executions and replays of one test) share one.
+	// Epoch is the virtual clock's time when the execution starts, so
+	// that executions that must agree on absolute times (the executions
+	// and replays of one test) share one: weft.Check takes the wall
+	// clock's time when the test starts, later than any time.Now taken at
+	// package init or by an earlier test. Zero means the wall clock's time
+	// when Run is called.
 	Epoch time.Time
 	// StrictLeaks makes goroutines that kept running after the test body
 	// returned a Leak failure, as goleak would, instead of a note in
@@ -128,6 +141,8 @@ type Digest struct {
 }
 
 // Add chains one more value into d.
+//
+//go:norace
 func (d *Digest) Add(v uint64) {
 	if d.Reads == 0 {
 		d.Hash = 14695981039346656037
@@ -157,8 +172,10 @@ var execSeq atomic.Uint64
 type Controller struct {
 	strat Strategy
 	obs   Observer // strat, if it observes
+	hz    Horizon  // strat, if it has a horizon
 	opts  Options
 	label string // pprof label value identifying the execution
+	seq   uint64 // the execution's number in the process
 
 	root     *G
 	all      []*G       // every goroutine, in creation order
@@ -211,6 +228,13 @@ type Controller struct {
 	escMu   sync.Mutex // guards escapes: written by goroutines that are not controlled
 	escapes []*Failure
 	created uint64 // goroutines the process had created when the execution started
+
+	// Under the race detector (see race.go):
+	adv      *adviser            // the strategy's goroutine (see adviser.go)
+	raceLog  *racereport.Session // its reports
+	raceSeen int                 // its count of reports, as last checked
+	raceJoin byte                // the address every goroutine's exit releases
+	raceInit byte                // the address Run releases once the controller is set up
 }
 
 // choice is a Choice as recorded during the execution: compact and without
@@ -253,6 +277,7 @@ type G struct {
 	done     bool
 	wake     chan struct{}
 	bind     gls.Binding
+	site     string // the pending operation's site, if the execution is traced
 
 	prio  int64  // the strategy's priority (SetPriority)
 	cand  bool   // enabled: its pending operation can proceed
@@ -272,13 +297,19 @@ type G struct {
 
 // ID returns the goroutine's lineage: "0" is the root, "0.2" the root's
 // second child, "0.2.1" that one's first.
+//
+//go:norace
 func (g *G) ID() string { return g.id }
 
 // Index returns the goroutine's position in creation order, from 0.
+//
+//go:norace
 func (g *G) Index() int { return g.idx }
 
 // Events returns how many events (scheduling points) the goroutine has
 // reached. Schedules name their choices by it.
+//
+//go:norace
 func (g *G) Events() int { return g.n }
 
 // Ops returns how many operations the goroutine has begun: its events, but
@@ -286,24 +317,42 @@ func (g *G) Events() int { return g.n }
 // it does not depend on whether an operation had to wait, so a free-running
 // recorder counts the same: a recorded access and its replayed twin are
 // the goroutine's same operation.
+//
+//go:norace
 func (g *G) Ops() int { return g.ops }
 
+// Site returns the file:line of the user code that performs the goroutine's
+// pending operation, if the execution is traced (Options.Trace); "" if not.
+//
+//go:norace
+func (g *G) Site() string { return g.site }
+
 // Op returns the goroutine's pending operation.
+//
+//go:norace
 func (g *G) Op() *Op { return g.op }
 
 // Obj returns the object of the goroutine's pending operation, numbered in
 // order of first use in the execution; 0 for none (or several: a select).
+//
+//go:norace
 func (g *G) Obj() uint32 { return g.obj }
 
 // Observe chains a value the goroutine read (a digest of it) into the
 // goroutine's Digest; replays compare them with the recorded run's.
+//
+//go:norace
 func (g *G) Observe(v uint64) { g.reads.Add(v) }
 
 // Cases returns the case indices a select is choosing among, during a call
 // to Strategy.Choose made by ChooseCase; nil otherwise.
+//
+//go:norace
 func (g *G) Cases() []int { return g.cases }
 
 // Controller returns the goroutine's controller.
+//
+//go:norace
 func (g *G) Controller() *Controller { return g.c }
 
 // Run executes body as the root goroutine of a new controlled execution,
@@ -321,11 +370,15 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 		opts.Epoch = time.Now()
 	}
 	obs, _ := strategy.(Observer)
+	seq := execSeq.Add(1)
+	hz, _ := strategy.(Horizon)
 	c := &Controller{
 		strat:   strategy,
 		obs:     obs,
+		hz:      hz,
 		opts:    opts,
-		label:   strconv.FormatUint(execSeq.Add(1), 10),
+		label:   strconv.FormatUint(seq, 10),
+		seq:     seq,
 		hash:    14695981039346656037,
 		epoch:   opts.Epoch.Round(0), // wall clock only: virtual times carry no monotonic reading
 		done:    make(chan struct{}),
@@ -335,17 +388,28 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 	if opts.Trace {
 		c.trace = make([]tracePoint, 0, 256)
 	}
+	if race.Enabled {
+		c.startAdviser()
+		c.raceBegin()
+	}
 	c.created = goroutinesCreated()
 	c.root = c.newG(nil)
 	c.cur.Store(c.root)
+	race.Release(unsafe.Pointer(&c.raceInit))
 	go c.goroutine(c.root, body)
 	c.root.wake <- struct{}{}
-	if blocked := c.watch(); blocked != nil {
+	blocked := c.watch()
+	if race.Enabled {
+		c.stopAdviser()
+		c.raceFinish(blocked != nil)
+	}
+	if blocked != nil {
 		return blocked
 	}
 	return c.result()
 }
 
+//go:norace
 func (c *Controller) newG(parent *G) *G {
 	g := &G{c: c, idx: len(c.all), wake: make(chan struct{})}
 	if parent == nil {
@@ -356,18 +420,28 @@ func (c *Controller) newG(parent *G) *G {
 	}
 	c.all = append(c.all, g)
 	c.nlive++
-	c.strat.Spawned(g)
+	c.spawned(g)
 	return g
 }
 
 // goroutine is the body of every controlled goroutine.
+//
+//go:norace
 func (c *Controller) goroutine(g *G, f func()) {
-	g.bind = gls.Bind(g, "weft.exec", c.label, "weft.test", c.opts.Name, "weft.g", g.id)
+	// A goroutine that a timer starts, from inside a step, does not inherit
+	// its starter's happens-before state: it needs the controller's.
+	race.Acquire(unsafe.Pointer(&c.raceInit))
+	// Parked at once: the goroutine binds its identity when it first
+	// runs, so that a hundred thousand goroutines started in a loop cost
+	// the loop no more than their go statements.
+	race.Disable()
 	<-g.wake
+	race.Enable()
 	if c.aborting || c.abandoned.Load() {
 		c.exit(g)
 		return
 	}
+	g.bind = gls.Bind(g, "weft.exec", c.label, "weft.test", c.opts.Name, "weft.g", g.id)
 	normal := false
 	defer func() {
 		if !normal {
@@ -380,10 +454,15 @@ func (c *Controller) goroutine(g *G, f func()) {
 		}
 		c.exit(g)
 	}()
-	f()
+	if race.Enabled {
+		raceChain(raceMark(c, g), raceIndexBits+raceSeqBits, f)
+	} else {
+		f()
+	}
 	normal = true
 }
 
+//go:norace
 func (c *Controller) panicked(g *G, r any) {
 	site, stack := userSite(string(debug.Stack()))
 	msg := fmt.Sprint(r)
@@ -441,6 +520,8 @@ func (c *Controller) escaped(g *G) {
 // deferred calls run, and each weft operation in them ends it again, so
 // that a goroutine that spins, in a deferred call or not, ends at its next
 // operation, and nothing blocks.
+//
+//go:norace
 func (g *G) Step(op *Op, obj uint32, w Waiter) {
 	g.ops++
 	g.c.step(g, op, obj, w, noPoll)
@@ -449,12 +530,16 @@ func (g *G) Step(op *Op, obj uint32, w Waiter) {
 // Park is a scheduling point in the middle of the operation g began at its
 // last Step: g waits for w, as a WaitGroup.Wait that finds the counter
 // above zero does. It is an event, but not a new operation.
+//
+//go:norace
 func (g *G) Park(op *Op, obj uint32, w Waiter) {
 	g.c.step(g, op, obj, w, noPoll)
 }
 
 // Yield is a scheduling point at which g asks to let other goroutines run:
 // a poll (see Polled).
+//
+//go:norace
 func (g *G) Yield(op *Op) {
 	g.ops++
 	g.c.step(g, op, 0, nil, pollInside)
@@ -466,6 +551,8 @@ func (g *G) Yield(op *Op) {
 // Go channel that weft does not control, say): when nothing else can
 // progress, the controller then waits for it in real time, up to
 // Options.BlockTimeout, before the execution fails as Blocked.
+//
+//go:norace
 func (g *G) Poll(op *Op, outside bool) {
 	g.ops++
 	k := pollInside
@@ -484,6 +571,11 @@ const (
 	pollOutside          // Poll of something outside the execution
 )
 
+// Under the race detector, everything from the check for races to the
+// return is hidden from it (race.Disable): the decision, the handoff to the
+// next goroutine, and the wait for the baton.
+//
+//go:norace
 func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, poll pollKind) {
 	if c.aborting || c.abandoned.Load() {
 		runtime.Goexit()
@@ -494,8 +586,13 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, poll pollKind) {
 	c.mix(uint64(g.idx)<<32 ^ uint64(obj))
 	c.mix(op.hash)
 	if c.trace != nil {
-		c.record(tracePoint{g: g, n: g.n, ops: g.ops, op: op, obj: obj, site: CallerSite(1)})
+		g.site = CallerSite(1)
+		c.record(tracePoint{g: g, n: g.n, ops: g.ops, op: op, obj: obj, site: g.site})
 	}
+	if race.Enabled && c.raceCheck(g) {
+		runtime.Goexit()
+	}
+	race.Disable()
 	// Publishes the controller state to the watchdog, and tells it the
 	// execution moves.
 	c.progress.Add(1)
@@ -503,7 +600,7 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, poll pollKind) {
 	if c.steps > c.opts.MaxSteps {
 		if c.rootDone {
 			c.keepRunning()
-			runtime.Goexit()
+			goexit()
 		}
 		c.runaway(g)
 	}
@@ -517,24 +614,41 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, poll pollKind) {
 	next := c.decide(g)
 	g.yield = false
 	if next == nil {
-		runtime.Goexit()
+		goexit()
 	}
 	c.run(next)
 	if next != g {
 		c.handoff(next)
 		<-g.wake
 		if c.aborting || c.abandoned.Load() {
-			runtime.Goexit()
+			goexit()
 		}
 	}
 	g.wait = nil
+	race.Enable()
 }
+
+// goexit ends the calling goroutine from inside a step, showing the race
+// detector its synchronization again first.
+func goexit() {
+	race.Enable()
+	runtime.Goexit()
+}
+
+// inTheOpen shows the race detector the synchronization of the calling
+// goroutine again, inside a step, until race.Disable: for describing a
+// failure, once the execution is over, with library code that synchronizes
+// (fmt, the goroutine profile). Whatever the goroutine learns then does not
+// matter any more.
+func inTheOpen() { race.Enable() }
 
 // MaxTrace bounds the events Options.Trace keeps: a runaway's trace keeps
 // its last ones, which show what loops.
 const MaxTrace = 1 << 16
 
 // record traces an event.
+//
+//go:norace
 func (c *Controller) record(p tracePoint) {
 	if len(c.trace) < MaxTrace {
 		c.trace = append(c.trace, p)
@@ -548,6 +662,8 @@ func (c *Controller) record(p tracePoint) {
 // registrations of its Waiter are void), and it has not waited since (for
 // the goroutine that continues, starving brings that up to date when it
 // matters). It stays a candidate until its next event says otherwise.
+//
+//go:norace
 func (c *Controller) run(next *G) {
 	next.wgen++
 	if next != c.cur.Load() {
@@ -556,6 +672,8 @@ func (c *Controller) run(next *G) {
 }
 
 // served records that candidate g runs now: it has not waited since.
+//
+//go:norace
 func (c *Controller) served(g *G) {
 	g.since = c.steps
 	if g.fresh {
@@ -565,6 +683,8 @@ func (c *Controller) served(g *G) {
 
 // handoff passes the baton to next, which is parked on its wake channel:
 // the only place where one controlled goroutine resumes another.
+//
+//go:norace
 func (c *Controller) handoff(next *G) {
 	c.cur.Store(next) // also tells the watchdog the execution moves
 	next.wake <- struct{}{}
@@ -572,12 +692,14 @@ func (c *Controller) handoff(next *G) {
 
 // Choose returns a value in [0, n) decided by the strategy, as part of g's
 // current event: sim.Intn and select use it.
+//
+//go:norace
 func (g *G) Choose(n int) int {
 	c := g.c
 	if n <= 1 || c.aborting {
 		return 0
 	}
-	v := c.strat.Choose(g, n)
+	v := c.choose(g, n)
 	if v < 0 || v >= n {
 		panic("weft: strategy chose a value out of range")
 	}
@@ -590,6 +712,8 @@ func (g *G) Choose(n int) int {
 
 // ChooseCase returns one of cases, the indices of a select's ready cases,
 // decided by the strategy, which can read them with G.Cases during the call.
+//
+//go:norace
 func (g *G) ChooseCase(cases []int) int {
 	g.cases = cases
 	i := g.Choose(len(cases))
@@ -599,11 +723,14 @@ func (g *G) ChooseCase(cases []int) int {
 
 // Go starts f as a new controlled goroutine, a child of g. The spawn is an
 // event of g; the child starts enabled and runs when a strategy picks it.
+//
+//go:norace
 func (g *G) Go(op *Op, f func()) {
 	g.Step(op, 0, nil)
 	g.c.spawn(g, f)
 }
 
+//go:norace
 func (c *Controller) spawn(parent *G, f func()) *G {
 	child := c.newG(parent)
 	c.mix(uint64(child.idx) << 16)
@@ -614,6 +741,8 @@ func (c *Controller) spawn(parent *G, f func()) *G {
 
 // NewObject numbers an object (a mutex, a channel, ...) at its first use in
 // the execution. Numbers are part of the trace and of the event hash.
+//
+//go:norace
 func (g *G) NewObject() uint32 {
 	g.c.objects++
 	return g.c.objects
@@ -621,6 +750,18 @@ func (g *G) NewObject() uint32 {
 
 // exit ends goroutine g, on g, and passes the baton on.
 func (c *Controller) exit(g *G) {
+	if race.Enabled {
+		c.raceExit(g)
+	}
+	race.Disable()
+	c.leave(g)
+	race.Enable()
+}
+
+// leave is exit's work, hidden from the race detector.
+//
+//go:norace
+func (c *Controller) leave(g *G) {
 	g.bind.Release()
 	if c.abandoned.Load() {
 		c.drain(g)
@@ -662,6 +803,8 @@ func (c *Controller) exit(g *G) {
 
 // nextLive returns the first goroutine, in creation order, that has not
 // exited and is not skip.
+//
+//go:norace
 func (c *Controller) nextLive(skip *G) *G {
 	for c.scan < len(c.all) && (c.all[c.scan].done || c.all[c.scan] == skip) {
 		c.scan++
@@ -676,6 +819,8 @@ func (c *Controller) nextLive(skip *G) *G {
 // goroutines one at a time, and each passes the baton to the next as it
 // exits; the goroutine the watchdog gave up on, if it ever gets out of
 // what it blocked in, just exits.
+//
+//go:norace
 func (c *Controller) drain(g *G) {
 	if g == c.stuck {
 		return
@@ -690,7 +835,11 @@ func (c *Controller) drain(g *G) {
 
 // stalled records why no goroutine can run: a deadlock, or a leak if the
 // test body has returned.
+//
+//go:norace
 func (c *Controller) stalled() {
+	inTheOpen()
+	defer race.Disable()
 	f := &Failure{Kind: Deadlock, Waiting: c.waiting()}
 	if c.rootDone {
 		f.Kind = Leak
@@ -701,7 +850,10 @@ func (c *Controller) stalled() {
 }
 
 // runaway ends an execution that exceeded its step budget.
+//
+//go:norace
 func (c *Controller) runaway(g *G) {
+	inTheOpen()
 	c.fail(&Failure{Kind: Runaway, Goroutine: g.id, Site: CallerSite(3), Waiting: c.waiting(),
 		Message: "the execution ran " + strconv.Itoa(c.opts.MaxSteps) + " events without ending (the budget, -explore.maxsteps): a livelock, or a loop that never ends?"})
 	c.aborting = true
@@ -711,7 +863,11 @@ func (c *Controller) runaway(g *G) {
 // keepRunning ends an execution whose goroutines kept running after the
 // test body returned: as under go test, they are no failure, unless
 // Options.StrictLeaks asks for goleak's strictness.
+//
+//go:norace
 func (c *Controller) keepRunning() {
+	inTheOpen()
+	defer race.Disable()
 	c.keptRunning = c.waiting()
 	if c.opts.StrictLeaks {
 		f := &Failure{Kind: Leak, Waiting: c.keptRunning, Running: true}
@@ -724,7 +880,11 @@ func (c *Controller) keepRunning() {
 // blockedPolling fails the execution: a goroutine polled something outside
 // weft's control for Options.BlockTimeout while nothing else could
 // progress.
+//
+//go:norace
 func (c *Controller) blockedPolling() {
+	inTheOpen()
+	defer race.Disable()
 	var g *G
 	for _, h := range c.stale {
 		if h.outside {
@@ -742,7 +902,12 @@ func (c *Controller) blockedPolling() {
 }
 
 // waiting describes every live goroutine: its pending operation, and where
-// it is.
+// it is. Its callers run inside a step, hidden from the race detector, but
+// call it in the open (see inTheOpen): the goroutine profile's labels, like
+// fmt's printers, are ordered by synchronization the race detector must
+// see.
+//
+//go:norace
 func (c *Controller) waiting() []Waiting {
 	stacks := goroutineStacks(c.label)
 	ws := make([]Waiting, 0, c.nlive)
@@ -761,17 +926,22 @@ func (c *Controller) waiting() []Waiting {
 
 // Fail records a failure of the execution; the first one is the Result's
 // Failure. It must be called from the running goroutine.
+//
+//go:norace
 func (g *G) Fail(f *Failure) { g.c.fail(f) }
 
 // Abort ends the execution after a failure: the calling goroutine exits
 // (runtime.Goexit), and every other goroutine exits as soon as it is woken.
 // Deferred calls run; weft operations in them that would block end their
 // goroutine instead.
+//
+//go:norace
 func (g *G) Abort() {
 	g.c.aborting = true
 	runtime.Goexit()
 }
 
+//go:norace
 func (c *Controller) fail(f *Failure) {
 	if c.failure == nil {
 		c.failure = f
@@ -805,6 +975,7 @@ type chunks[T any] struct {
 	last []T
 }
 
+//go:norace
 func (l *chunks[T]) add(x T) {
 	if len(l.last) == cap(l.last) {
 		if l.last != nil {
@@ -815,8 +986,10 @@ func (l *chunks[T]) add(x T) {
 	l.last = append(l.last, x)
 }
 
+//go:norace
 func (l *chunks[T]) len() int { return len(l.full)*256 + len(l.last) }
 
+//go:norace
 func (l *chunks[T]) each(f func(*T)) {
 	for _, c := range l.full {
 		for i := range c {
@@ -828,6 +1001,7 @@ func (l *chunks[T]) each(f func(*T)) {
 	}
 }
 
+//go:norace
 func (c *Controller) mix(v uint64) {
 	c.hash ^= v
 	c.hash *= 1099511628211
@@ -883,4 +1057,6 @@ func (c *Controller) result() *Result {
 }
 
 // Done reports whether the goroutine has exited.
+//
+//go:norace
 func (g *G) Done() bool { return g.done }

@@ -41,24 +41,34 @@ type Decision struct {
 // cost O(log n) in the number of goroutines.
 
 // Len returns the number of candidates.
+//
+//go:norace
 func (d *Decision) Len() int { return d.c.cands.len() }
 
 // At returns the i-th candidate in creation order, from 0.
+//
+//go:norace
 func (d *Decision) At(i int) *G { return d.c.cands.at(i) }
 
 // Highest returns the candidate of highest priority (see G.SetPriority),
 // the oldest among equals.
+//
+//go:norace
 func (d *Decision) Highest() *G { return d.c.cands.highest() }
 
 // CanRun reports whether g is enabled: a candidate, or a stale poller. A
 // strategy may return any goroutine that can run; those that explore
 // return candidates, those that follow a recorded order may need the
 // others.
+//
+//go:norace
 func (d *Decision) CanRun(g *G) bool { return g != Clock && g.c == d.c && g.cand && !g.done }
 
 // Enabled returns every goroutine that can run, stale pollers included,
 // in creation order. It allocates and costs time linear in the number of
 // goroutines: strategies that can, use Len and At.
+//
+//go:norace
 func (d *Decision) Enabled() []*G {
 	var out []*G
 	for _, g := range d.c.all {
@@ -73,10 +83,14 @@ func (d *Decision) Enabled() []*G {
 // has waited more than FairBound events, or Clock if a timer has been due
 // that long; nil otherwise. Exploring strategies run it, so that they are
 // fair (see FairBound).
+//
+//go:norace
 func (d *Decision) Starving() *G { return d.c.starving() }
 
 // CanContinue reports whether Current is enabled and did not yield: running
 // any other goroutine, or firing a timer that is not due, preempts it.
+//
+//go:norace
 func (d *Decision) CanContinue() bool {
 	return !d.Yield && !d.Current.done && d.Current.cand
 }
@@ -84,6 +98,8 @@ func (d *Decision) CanContinue() bool {
 // SetPriority sets the priority by which Decision.Highest orders the
 // goroutine: strategies that run the highest-priority goroutine (PCT) keep
 // their priorities here, so that finding it costs O(log n).
+//
+//go:norace
 func (g *G) SetPriority(p int64) {
 	if g.prio == p {
 		return
@@ -95,6 +111,8 @@ func (g *G) SetPriority(p int64) {
 }
 
 // Priority returns the goroutine's priority (SetPriority).
+//
+//go:norace
 func (g *G) Priority() int64 { return g.prio }
 
 // FairBound is how long, in events, a candidate may wait to run, or a timer
@@ -111,6 +129,8 @@ const FairBound = 4096
 // starving returns the candidate that has waited the longest to run (since
 // it last ran or became a candidate) if it has waited more than FairBound
 // events, or Clock if a timer has been due that long; nil otherwise.
+//
+//go:norace
 func (c *Controller) starving() *G {
 	if c.dueSince > 0 && c.steps-c.dueSince > FairBound {
 		return Clock
@@ -136,6 +156,8 @@ const maxIdleFires = 1 << 20
 // after firing the timers the strategy or the default policy fire first.
 // It returns nil when nothing can run any more: the failure is recorded
 // and the execution is aborting.
+//
+//go:norace
 func (c *Controller) decide(g *G) *G {
 	idle := 0
 	for sub := 0; ; {
@@ -172,7 +194,7 @@ func (c *Controller) decide(g *G) *G {
 		// After the clock fired at this event, only a due timer may fire
 		// again before something runs: a clock that could jump ahead of
 		// every goroutine forever would starve them all.
-		offer := timer && (sub == 0 || in <= 0)
+		offer := timer && (in <= 0 || sub == 0 && (c.hz == nil || in <= c.horizon()))
 		var next *G
 		if c.cands.len() == 1 && !offer && len(c.stale) == 0 {
 			next = def
@@ -189,21 +211,21 @@ func (c *Controller) decide(g *G) *G {
 			continue
 		}
 		c.mix(uint64(next.idx))
-		if c.obs != nil {
-			c.obs.Ran(next)
-		}
+		c.ran(next)
 		return next
 	}
 }
 
 // consult asks the strategy, and records its choice if it departs from
 // def.
+//
+//go:norace
 func (c *Controller) consult(g, def *G, sub int, timer bool, in time.Duration) *G {
 	c.decisions++
 	d := &c.decision // reused: a Decision passed to an interface would escape
 	*d = Decision{Current: g, Default: def, Yield: g.yield, Step: c.steps, Index: c.decisions, Sub: sub,
 		Timer: timer, TimerIn: in, c: c}
-	next := c.strat.Next(d)
+	next := c.next(d)
 	switch {
 	case next == Clock:
 		if !timer {
@@ -230,6 +252,8 @@ func (c *Controller) consult(g, def *G, sub int, timer bool, in time.Duration) *
 // defaultNext is the default policy: a due timer fires; otherwise g
 // continues if it can; otherwise the first enabled goroutine after it in
 // creation order runs.
+//
+//go:norace
 func (c *Controller) defaultNext(g *G, due bool) *G {
 	if due {
 		return Clock

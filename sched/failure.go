@@ -30,6 +30,11 @@ const (
 	// Runaway: the execution exceeded its step budget (a livelock, or an
 	// endless loop of weft operations).
 	Runaway
+	// Race: the race detector (a -race build) reported a data race between
+	// two goroutines of the execution: two accesses to the same memory, at
+	// least one a write, not ordered by the happens-before edges of the
+	// primitives.
+	Race
 )
 
 var kindNames = [...]string{
@@ -40,6 +45,7 @@ var kindNames = [...]string{
 	Escape:   "escape",
 	Blocked:  "blocked",
 	Runaway:  "runaway",
+	Race:     "race",
 }
 
 func (k FailureKind) String() string {
@@ -79,6 +85,19 @@ type Failure struct {
 	// Running is set on a Leak of goroutines that kept running after the
 	// test returned (Options.StrictLeaks), rather than blocked for good.
 	Running bool
+	// Accesses are a Race's two accesses: the one the race detector
+	// reported, then the earlier one it races with. Empty when the race
+	// detector's report could not be read back.
+	Accesses []RaceAccess
+}
+
+// A RaceAccess is one side of a data race.
+type RaceAccess struct {
+	Goroutine string // lineage; empty for a goroutine outside the execution
+	Kind      string // how it touched memory: "read", "write", "atomic write", ...
+	Site      string // file:line of the innermost user frame
+	Stack     string // the user frames, "function\n\tfile:line" each
+	Started   string // file:line of the go statement that started the goroutine
 }
 
 // Waiting is a goroutine stuck when a Deadlock or Leak was detected.
@@ -109,6 +128,17 @@ func (f *Failure) Signature() string {
 		var sites []string
 		for _, w := range f.Waiting {
 			sites = append(sites, w.Op+"@"+w.Site)
+		}
+		sort.Strings(sites)
+		return f.Kind.String() + " " + strings.Join(sites, ",")
+	case Race:
+		// Either access may come first in another schedule.
+		var sites []string
+		for _, a := range f.Accesses {
+			sites = append(sites, a.Site)
+		}
+		if len(sites) == 0 {
+			sites = append(sites, f.Site)
 		}
 		sort.Strings(sites)
 		return f.Kind.String() + " " + strings.Join(sites, ",")

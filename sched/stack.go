@@ -71,7 +71,9 @@ func Internal(function, file string) bool {
 
 // Site formats a file and line as shown to users: the file's base name.
 func Site(file string, line int) string {
-	return fmt.Sprintf("%s:%d", filepath.Base(file), line)
+	// Not fmt: under the race detector, fmt's pool of printers would
+	// order the goroutines that format (see package internal/race).
+	return filepath.Base(file) + ":" + strconv.Itoa(line)
 }
 
 // CallerSite returns the file:line of the innermost frame of the calling

@@ -32,6 +32,8 @@ type MultiWaiter interface {
 // MultiWaiter that names no object. It may be called from any goroutine of
 // the execution, during its operation; g is asked again before the next
 // decision.
+//
+//go:norace
 func (g *G) Recheck() { g.c.woken = append(g.c.woken, g) }
 
 // watch registers goroutine g, for its wait of generation gen, with an
@@ -43,12 +45,16 @@ type watch struct {
 
 // valid reports whether the registration still stands: g waits, in the
 // same wait.
+//
+//go:norace
 func (w watch) valid() bool { return !w.g.done && w.g.wgen == w.gen && w.g.wait != nil }
 
 // Touch tells the controller that the state of object obj changed outside
 // the operation of the current event: a select that completed one of its
 // cases, a timer that delivered on its channel. The goroutines waiting on
 // obj are asked again before the next decision.
+//
+//go:norace
 func (g *G) Touch(obj uint32) {
 	if obj != 0 {
 		g.c.dirty = append(g.c.dirty, obj)
@@ -57,6 +63,8 @@ func (g *G) Touch(obj uint32) {
 
 // await registers g's pending Waiter and makes g a candidate if it is
 // ready. Called at g's event, with g.wait set.
+//
+//go:norace
 func (c *Controller) await(g *G) {
 	g.wgen++
 	w := g.wait
@@ -82,6 +90,7 @@ func (c *Controller) await(g *G) {
 	c.setCand(g, w.Ready())
 }
 
+//go:norace
 func (c *Controller) register(obj uint32, g *G) {
 	for int(obj) >= len(c.watchers) {
 		c.watchers = append(c.watchers, nil)
@@ -90,6 +99,8 @@ func (c *Controller) register(obj uint32, g *G) {
 }
 
 // recheck asks waiting goroutine g's Waiter again.
+//
+//go:norace
 func (c *Controller) recheck(g *G) {
 	c.setCand(g, g.wait.Ready())
 }
@@ -97,6 +108,8 @@ func (c *Controller) recheck(g *G) {
 // flush asks again the goroutines waiting on the objects that changed
 // since the last decision, and those woken by name, dropping the
 // registrations that no longer stand.
+//
+//go:norace
 func (c *Controller) flush() {
 	for _, g := range c.woken {
 		if !g.done && g.wait != nil {
@@ -136,6 +149,8 @@ func (c *Controller) flush() {
 
 // verify compares the candidates with what every live goroutine's Waiter
 // says (Options.Verify).
+//
+//go:norace
 func (c *Controller) verify() {
 	for _, h := range c.all {
 		if h.done {
@@ -150,12 +165,16 @@ func (c *Controller) verify() {
 }
 
 // setCand records whether g is enabled.
+//
+//go:norace
 func (c *Controller) setCand(g *G, enabled bool) {
 	g.cand = enabled
 	c.setFresh(g, enabled && !g.stale)
 }
 
 // setFresh makes g a candidate of decisions or not.
+//
+//go:norace
 func (c *Controller) setFresh(g *G, in bool) {
 	if g.fresh == in {
 		return
@@ -182,9 +201,13 @@ func (c *Controller) setFresh(g *G, in bool) {
 // Polled tells the controller that the operation g just performed found
 // nothing to do (a select's default case, a failed TryLock or
 // CompareAndSwap): g polls.
+//
+//go:norace
 func (g *G) Polled() { g.c.poll(g, false) }
 
 // poll records that g's current event is a poll.
+//
+//go:norace
 func (c *Controller) poll(g *G, outside bool) {
 	g.pollEvent = true
 	g.outside = g.outside || outside
@@ -197,6 +220,8 @@ func (c *Controller) poll(g *G, outside bool) {
 
 // changed records that the execution's state changed: stale pollers are
 // candidates again.
+//
+//go:norace
 func (c *Controller) changed() {
 	c.changes++
 	for _, g := range c.stale {
@@ -209,6 +234,8 @@ func (c *Controller) changed() {
 
 // progressed records a change made by a goroutine: stalls of pollers start
 // over.
+//
+//go:norace
 func (c *Controller) progressed() {
 	c.changed()
 	c.rounds, c.waited = 0, 0
@@ -218,6 +245,8 @@ func (c *Controller) progressed() {
 // if it changed something (it was neither pure nor a poll), the execution
 // progressed, and g's polls start over; pure events (the reads between
 // the polls of a loop) leave them be.
+//
+//go:norace
 func (c *Controller) account(g *G) {
 	if !g.pollEvent && g.op != nil && !g.op.pure {
 		g.polls, g.outside = 0, false
@@ -231,6 +260,8 @@ func (c *Controller) account(g *G) {
 
 // pollRead counts a read of object obj by g: the third read in a row of a
 // location that nothing changed in between is a poll.
+//
+//go:norace
 func (c *Controller) pollRead(g *G, op *Op, obj uint32) {
 	if op.access != Read || obj == 0 {
 		g.readObj = 0
@@ -248,6 +279,8 @@ func (c *Controller) pollRead(g *G, op *Op, obj uint32) {
 
 // makeStale takes g out of the candidates if it has polled twice without
 // anything changing.
+//
+//go:norace
 func (c *Controller) makeStale(g *G) {
 	if g.polls >= 2 && g.pollMark == c.changes && !g.stale {
 		g.stale = true
@@ -275,6 +308,8 @@ const (
 
 // unstall starts a round for the stale pollers. It reports false when
 // there are none, or their rounds are spent.
+//
+//go:norace
 func (c *Controller) unstall() bool {
 	if len(c.stale) == 0 {
 		return false

@@ -8,6 +8,7 @@ import (
 	"weak"
 
 	"github.com/weftdev/weft/internal/gls"
+	"github.com/weftdev/weft/internal/race"
 	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
 )
@@ -774,7 +775,62 @@ func addrLoc(t *record.Thread, p unsafe.Pointer) *record.Loc {
 // Only the execution's running goroutine touches ids; owner is immutable.
 type addrTable struct {
 	owner weak.Pointer[sched.Controller]
-	ids   map[unsafe.Pointer]uint32
+	ids   addrIndex
+}
+
+// An addrIndex maps addresses to object numbers: a hash table with open
+// addressing, not a Go map, whose writes the race detector checks
+// whatever the caller (see race.go). It keeps its addresses alive, as a
+// map would.
+type addrIndex struct {
+	keys []unsafe.Pointer
+	ids  []uint32
+	n    int
+}
+
+// get returns p's number, or 0 if p has none (numbers start at 1).
+//
+//go:norace
+func (x *addrIndex) get(p unsafe.Pointer) uint32 {
+	if len(x.keys) == 0 {
+		return 0
+	}
+	for i := x.slot(p); ; i = (i + 1) & (len(x.keys) - 1) {
+		switch x.keys[i] {
+		case p:
+			return x.ids[i]
+		case nil:
+			return 0
+		}
+	}
+}
+
+// put numbers p, which has no number yet, id.
+//
+//go:norace
+func (x *addrIndex) put(p unsafe.Pointer, id uint32) {
+	if 2*(x.n+1) > len(x.keys) {
+		keys, ids := x.keys, x.ids
+		x.keys = make([]unsafe.Pointer, max(2*len(keys), 16))
+		x.ids = make([]uint32, len(x.keys))
+		x.n = 0
+		for i, k := range keys {
+			if k != nil {
+				x.put(k, ids[i])
+			}
+		}
+	}
+	i := x.slot(p)
+	for x.keys[i] != nil {
+		i = (i + 1) & (len(x.keys) - 1)
+	}
+	x.keys[i], x.ids[i] = p, id
+	x.n++
+}
+
+func (x *addrIndex) slot(p unsafe.Pointer) int {
+	h := uint64(uintptr(p)) * 0x9e3779b97f4a7c15
+	return int(h>>32) & (len(x.keys) - 1)
 }
 
 var (
@@ -788,18 +844,25 @@ var (
 )
 
 // addrObject returns the object number of address p in g's execution,
-// numbering it at its first use there.
+// numbering it at its first use there. The tables are weft's machinery,
+// shared by every goroutine: under the race detector, their
+// synchronization is hidden from it, lest it order the goroutines that
+// look an address up.
+//
+//go:norace
 func addrObject(g *sched.G, p unsafe.Pointer) uint32 {
+	race.Disable()
+	defer race.Enable()
 	c := g.Controller()
 	t := lastAddrs.Load()
 	if t == nil || t.owner.Value() != c {
 		t = addrTableOf(c)
 		lastAddrs.Store(t)
 	}
-	id, ok := t.ids[p]
-	if !ok {
+	id := t.ids.get(p)
+	if id == 0 {
 		id = g.NewObject()
-		t.ids[p] = id
+		t.ids.put(p, id)
 	}
 	return id
 }
@@ -807,12 +870,14 @@ func addrObject(g *sched.G, p unsafe.Pointer) uint32 {
 // addrTableOf returns c's table, creating it. It runs on c's running
 // goroutine, the only one of c's execution that can, so no other call
 // creates c's table meanwhile.
+//
+//go:norace
 func addrTableOf(c *sched.Controller) *addrTable {
 	key := weak.Make(c)
 	if t, ok := addrTables.Load(key); ok {
 		return t.(*addrTable)
 	}
-	t := &addrTable{owner: key, ids: make(map[unsafe.Pointer]uint32)}
+	t := &addrTable{owner: key}
 	addrTables.Store(key, t)
 	runtime.AddCleanup(c, func(key weak.Pointer[sched.Controller]) { addrTables.Delete(key) }, key)
 	return t

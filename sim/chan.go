@@ -4,7 +4,9 @@ import (
 	"iter"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
+	"github.com/weftdev/weft/internal/race"
 	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
 )
@@ -48,8 +50,17 @@ type chanState[T any] struct {
 	closed bool
 	recvq  []*waiter[T]
 	sendq  []*waiter[T]
-	mu     sync.Mutex // recording: the monitor
-	gen    uint64     // recording: a timer's generation (see recDeliver)
+
+	// For the race detector (see race.go): the slots of a buffered
+	// channel and its sends and receives so far; what its Close released;
+	// for a timer's channel, what the timer's setting released.
+	slots          []*race.Slot
+	sent, received uint64
+	closeClock     byte
+	timerClock     *byte
+
+	mu  sync.Mutex // recording: the monitor
+	gen uint64     // recording: a timer's generation (see recDeliver)
 	// recording: the free list of waiters (see recOp), and its part taken
 	// under mu.
 	free  atomic.Pointer[recOp[T]]
@@ -83,6 +94,8 @@ type selection struct {
 }
 
 // finish completes the selection with its case idx.
+//
+//go:norace
 func (sel *selection) finish(idx int) {
 	sel.done, sel.idx = true, idx
 	if sel.owner != nil {
@@ -108,17 +121,26 @@ type waiter[T any] struct {
 	ok  bool
 }
 
+//go:norace
 func (s *chanState[T]) enqueue(q *[]*waiter[T], w *waiter[T]) { *q = append(*q, w) }
 
+// dequeue removes w from q, element by element (see sched's without).
+//
+//go:norace
 func (s *chanState[T]) dequeue(q *[]*waiter[T], w *waiter[T]) {
-	if len(*q) > 0 && (*q)[0] == w {
-		(*q)[0] = nil
-		*q = (*q)[1:] // the usual case, first come, first served: no copy
+	ws := *q
+	if len(ws) > 0 && ws[0] == w {
+		ws[0] = nil
+		*q = ws[1:] // the usual case, first come, first served: no copy
 		return
 	}
-	for i, x := range *q {
+	for i, x := range ws {
 		if x == w {
-			*q = append((*q)[:i], (*q)[i+1:]...)
+			for ; i+1 < len(ws); i++ {
+				ws[i] = ws[i+1]
+			}
+			ws[i] = nil
+			*q = ws[:i]
 			return
 		}
 	}
@@ -156,22 +178,33 @@ func (s *chanState[T]) canRecv(sel *selection) bool {
 }
 
 // send performs a send that canSend allowed.
+//
+//go:norace
 func (s *chanState[T]) send(v T, sel *selection) {
 	if s.closed {
 		panic("send on closed channel")
 	}
 	if s.cap > 0 {
+		s.slotOp(&s.sent)
 		s.buf = append(s.buf, v)
 		return
 	}
 	r := partner(s.recvq, sel)
+	waitPair(r)
 	r.val, r.ok = v, true
 	r.sel.finish(r.idx)
 }
 
 // recv performs a receive that canRecv allowed.
+//
+//go:norace
 func (s *chanState[T]) recv(sel *selection) (T, bool) {
 	if len(s.buf) > 0 {
+		if s.timerClock != nil {
+			race.Acquire(unsafe.Pointer(s.timerClock))
+		} else {
+			s.slotOp(&s.received)
+		}
 		v := s.buf[0]
 		var zero T
 		s.buf[0] = zero
@@ -179,12 +212,27 @@ func (s *chanState[T]) recv(sel *selection) (T, bool) {
 		return v, true
 	}
 	if s.closed {
+		race.Acquire(unsafe.Pointer(&s.closeClock))
 		var zero T
 		return zero, false
 	}
 	w := partner(s.sendq, sel)
+	waitPair(w)
 	w.sel.finish(w.idx)
 	return w.val, true
+}
+
+// woken is the end of a wait on an unbuffered channel: a partner completed
+// w, or the channel was closed. It reports whether a partner did.
+//
+//go:norace
+func (s *chanState[T]) woken(w *waiter[T]) bool {
+	if w.sel.done {
+		waitCompleted(w)
+		return true
+	}
+	race.Acquire(unsafe.Pointer(&s.closeClock))
+	return false
 }
 
 // waiterDone is the Waiter of a send or receive parked on an unbuffered
@@ -194,6 +242,7 @@ type waiterDone[T any] struct {
 	w *waiter[T]
 }
 
+//go:norace
 func (x *waiterDone[T]) Ready() bool { return x.w.sel.done || x.s.closed }
 
 // Objects names none: the partner that completes the waiter, or Close,
@@ -204,12 +253,15 @@ func (x *waiterDone[T]) Objects() []uint32 { return nil }
 // partner.
 type sendRoom[T any] chanState[T]
 
+//go:norace
 func (x *sendRoom[T]) Ready() bool { return (*chanState[T])(x).canSend(nil) }
 
 type recvValue[T any] chanState[T]
 
+//go:norace
 func (x *recvValue[T]) Ready() bool { return (*chanState[T])(x).canRecv(nil) }
 
+//go:norace
 func (c *Chan[T]) state(g *sched.G) *chanState[T] {
 	s := stateOf(&c.st, g)
 	s.cap = c.cap
@@ -220,29 +272,7 @@ func (c *Chan[T]) state(g *sched.G) *chanState[T] {
 func (c *Chan[T]) Send(v T) {
 	g, t := who()
 	if g != nil {
-		if c == nil {
-			g.Step(opSend, 0, sched.Never)
-			return
-		}
-		s := c.state(g)
-		if s.cap > 0 {
-			g.Step(opSend, s.id, (*sendRoom[T])(s))
-			s.send(v, nil)
-			return
-		}
-		// The arrival (see chanState).
-		g.Step(opSend, s.id, nil)
-		if s.canSend(nil) {
-			s.send(v, nil) // to the first waiting receiver, or a panic
-			return
-		}
-		w := &waiter[T]{sel: &selection{owner: g}, val: v}
-		s.enqueue(&s.sendq, w)
-		g.Park(opSend, s.id, &waiterDone[T]{s, w})
-		s.dequeue(&s.sendq, w)
-		if !w.sel.done {
-			panic("send on closed channel")
-		}
+		c.sendControlled(g, v)
 		return
 	}
 	if t != nil {
@@ -270,29 +300,7 @@ func (c *Chan[T]) Recv() T {
 func (c *Chan[T]) RecvOK() (v T, ok bool) {
 	g, t := who()
 	if g != nil {
-		if c == nil {
-			g.Step(opRecv, 0, sched.Never)
-			return v, false
-		}
-		s := c.state(g)
-		if s.cap > 0 {
-			g.Step(opRecv, s.id, (*recvValue[T])(s))
-			v, ok = s.recv(nil)
-		} else {
-			// The arrival (see chanState).
-			g.Step(opRecv, s.id, nil)
-			if s.canRecv(nil) {
-				v, ok = s.recv(nil) // from the first waiting sender, or closed
-			} else {
-				w := &waiter[T]{sel: &selection{owner: g}}
-				s.enqueue(&s.recvq, w)
-				g.Park(opRecv, s.id, &waiterDone[T]{s, w})
-				s.dequeue(&s.recvq, w)
-				v, ok = w.val, w.ok // the zero value if closed
-			}
-		}
-		g.Observe(digest(&v))
-		return v, ok
+		return c.recvControlled(g)
 	}
 	if t != nil {
 		return c.recRecv(t)
@@ -308,18 +316,7 @@ func (c *Chan[T]) RecvOK() (v T, ok bool) {
 func (c *Chan[T]) Close() {
 	g, t := who()
 	if g != nil {
-		if c == nil {
-			g.Step(opClose, 0, nil)
-			panic("close of nil channel")
-		}
-		s := c.state(g)
-		g.Step(opClose, s.id, nil)
-		if s.closed {
-			panic("close of closed channel")
-		}
-		s.closed = true
-		wakeAll(s.recvq)
-		wakeAll(s.sendq)
+		c.closeControlled(g)
 		return
 	}
 	if t != nil {
@@ -374,6 +371,87 @@ func (c *Chan[T]) All() iter.Seq[T] {
 			}
 		}
 	}
+}
+
+// sendControlled is Send under control.
+//
+//go:norace
+func (c *Chan[T]) sendControlled(g *sched.G, v T) {
+	if c == nil {
+		g.Step(opSend, 0, sched.Never)
+		return
+	}
+	s := c.state(g)
+	if s.cap > 0 {
+		g.Step(opSend, s.id, (*sendRoom[T])(s))
+		s.send(v, nil)
+		return
+	}
+	// The arrival (see chanState).
+	g.Step(opSend, s.id, nil)
+	if s.canSend(nil) {
+		s.send(v, nil) // to the first waiting receiver, or a panic
+		return
+	}
+	w := &waiter[T]{sel: &selection{owner: g}, val: v}
+	s.enqueue(&s.sendq, w)
+	waitArrive(w)
+	g.Park(opSend, s.id, &waiterDone[T]{s, w})
+	s.dequeue(&s.sendq, w)
+	if !s.woken(w) {
+		panic("send on closed channel")
+	}
+}
+
+// recvControlled is RecvOK under control.
+//
+//go:norace
+func (c *Chan[T]) recvControlled(g *sched.G) (v T, ok bool) {
+	if c == nil {
+		g.Step(opRecv, 0, sched.Never)
+		return v, false
+	}
+	s := c.state(g)
+	if s.cap > 0 {
+		g.Step(opRecv, s.id, (*recvValue[T])(s))
+		v, ok = s.recv(nil)
+	} else {
+		// The arrival (see chanState).
+		g.Step(opRecv, s.id, nil)
+		if s.canRecv(nil) {
+			v, ok = s.recv(nil) // from the first waiting sender, or closed
+		} else {
+			w := &waiter[T]{sel: &selection{owner: g}}
+			s.enqueue(&s.recvq, w)
+			waitArrive(w)
+			g.Park(opRecv, s.id, &waiterDone[T]{s, w})
+			s.dequeue(&s.recvq, w)
+			s.woken(w)
+			v, ok = w.val, w.ok // the zero value if closed
+		}
+	}
+	g.Observe(digest(&v))
+	return v, ok
+}
+
+// closeControlled is Close under control. The close happens before every
+// receive that returns because the channel is closed.
+//
+//go:norace
+func (c *Chan[T]) closeControlled(g *sched.G) {
+	if c == nil {
+		g.Step(opClose, 0, nil)
+		panic("close of nil channel")
+	}
+	s := c.state(g)
+	g.Step(opClose, s.id, nil)
+	if s.closed {
+		panic("close of closed channel")
+	}
+	race.Release(unsafe.Pointer(&s.closeClock))
+	s.closed = true
+	wakeAll(s.recvq)
+	wakeAll(s.sendq)
 }
 
 // blockForever blocks the calling goroutine forever, as an operation on a

@@ -50,13 +50,7 @@ func (c *Cond) std() *sync.Cond {
 func (c *Cond) Wait() {
 	g, t := who()
 	if g != nil {
-		s := stateOf(&c.st, g)
-		g.Step(opCondWait, s.id, nil)
-		t := &ticket{}
-		s.waiters = append(s.waiters, t)
-		c.L.Unlock()
-		g.Step(opCondWait, s.id, t)
-		c.L.Lock()
+		c.waitControlled(g)
 		return
 	}
 	if t != nil {
@@ -92,12 +86,7 @@ func (c *Cond) Wait() {
 func (c *Cond) Signal() {
 	g, t := who()
 	if g != nil {
-		s := stateOf(&c.st, g)
-		g.Step(opCondSignal, s.id, nil)
-		if len(s.waiters) > 0 {
-			s.waiters[0].released = true
-			s.waiters = s.waiters[1:]
-		}
+		c.signalControlled(g)
 		return
 	}
 	if t != nil {
@@ -144,5 +133,30 @@ func (w *recWaiter) release(r record.Recorder, l *record.Loc) {
 	if w.armed {
 		r.Sync(w.t, l, sched.ReadWrite, 0)
 		close(w.ch)
+	}
+}
+
+// The controlled paths. A Cond synchronizes through its lock only, as
+// sync.Cond does: a Signal does not happen before the return of the Wait
+// it wakes, but the waker's Unlock happens before the waiter's Lock.
+
+//go:norace
+func (c *Cond) waitControlled(g *sched.G) {
+	s := stateOf(&c.st, g)
+	g.Step(opCondWait, s.id, nil)
+	t := &ticket{}
+	s.waiters = append(s.waiters, t)
+	c.L.Unlock()
+	g.Step(opCondWait, s.id, t)
+	c.L.Lock()
+}
+
+//go:norace
+func (c *Cond) signalControlled(g *sched.G) {
+	s := stateOf(&c.st, g)
+	g.Step(opCondSignal, s.id, nil)
+	if len(s.waiters) > 0 {
+		s.waiters[0].released = true
+		s.waiters = s.waiters[1:]
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -121,47 +122,50 @@ func TestControlledUnlockUnlocked(t *testing.T) {
 }
 
 func TestControlledRWMutex(t *testing.T) {
-	maxReaders := 0
+	// Readers hold the lock together: the counts are atomics (sync/atomic's,
+	// not events), since readers are not ordered with each other.
+	var maxReaders atomic.Int64
 	exploreAll(t, func(c *checker) {
 		var rw sim.RWMutex
 		var wg sim.WaitGroup
-		readers, writers := 0, 0
+		var readers, writers atomic.Int64
 		for range 2 {
 			wg.Go(func() {
 				rw.RLock()
-				readers++
-				maxReaders = max(maxReaders, readers)
-				if writers != 0 {
+				n := readers.Add(1)
+				if n > maxReaders.Load() {
+					maxReaders.Store(n)
+				}
+				if writers.Load() != 0 {
 					c.Errorf("a reader got in while a writer held the lock")
 				}
 				sim.Yield()
-				readers--
+				readers.Add(-1)
 				rw.RUnlock()
 			})
 		}
 		for range 2 {
 			wg.Go(func() {
 				rw.Lock()
-				writers++
-				if writers != 1 || readers != 0 {
-					c.Errorf("writer inside with %d writers and %d readers", writers, readers)
+				if w, r := writers.Add(1), readers.Load(); w != 1 || r != 0 {
+					c.Errorf("writer inside with %d writers and %d readers", w, r)
 				}
 				sim.Yield()
-				writers--
+				writers.Add(-1)
 				rw.Unlock()
 			})
 		}
 		// RLocker is a sync.Locker for readers.
 		l := rw.RLocker()
 		l.Lock()
-		if writers != 0 {
+		if writers.Load() != 0 {
 			c.Errorf("RLocker got in while a writer held the lock")
 		}
 		l.Unlock()
 		wg.Wait()
 	})
-	if maxReaders != 2 {
-		t.Errorf("readers never shared the lock: at most %d at a time", maxReaders)
+	if n := maxReaders.Load(); n != 2 {
+		t.Errorf("readers never shared the lock: at most %d at a time", n)
 	}
 }
 

@@ -59,6 +59,8 @@ func (o *object) obj() *object { return o }
 
 // stateOf returns the controlled state *slot for g's execution, creating it
 // afresh when the slot is empty or belongs to another execution.
+//
+//go:norace
 func stateOf[S any, P interface {
 	*S
 	obj() *object

@@ -1,8 +1,11 @@
 package sim
 
 import (
+	"hash/maphash"
 	"sync"
+	"unsafe"
 
+	"github.com/weftdev/weft/internal/race"
 	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
 )
@@ -24,17 +27,105 @@ type Map struct {
 	st *mapState
 }
 
+// mapState is a Map's contents in one execution or recorded run. Its
+// methods are //go:norace (see race.go), and its index of keys is not a Go
+// map, whose writes the race detector checks whatever the caller.
 type mapState struct {
 	object
-	entries map[any]*mapEntry
-	order   []*mapEntry // in insertion order, deleted entries included
-	dead    int         // deleted entries in order
-	mu      sync.Mutex  // recording: the monitor
+	keys  keyIndex    // every key stored, deleted ones included
+	order []*mapEntry // in insertion order, deleted entries included
+	live  int         // entries not deleted
+	dead  int         // deleted entries in order
+	mu    sync.Mutex  // recording: the monitor
 }
 
 type mapEntry struct {
 	key, value any
 	deleted    bool
+}
+
+// A mapKey is a key ever stored in the map, and its entry if it has one.
+// For the race detector, as sync.Map promises, a write of the key (Store,
+// Delete, a Swap, a successful CompareAndSwap, ...) happens before the
+// reads of it that observe the write: writes release their goroutine's
+// happens-before state in clock, reads acquire it (see read and write).
+type mapKey struct {
+	key   any
+	entry *mapEntry // nil while the key is deleted
+	clock byte
+	next  *mapKey // in its bucket
+}
+
+// read is a read of k (nil: a key never stored, nothing to observe).
+func (k *mapKey) read() {
+	if k != nil {
+		race.Acquire(unsafe.Pointer(&k.clock))
+	}
+}
+
+// write is a write of k.
+func (k *mapKey) write() { race.ReleaseMerge(unsafe.Pointer(&k.clock)) }
+
+// A keyIndex is a hash table of mapKeys, chained, with a power-of-two
+// number of buckets.
+type keyIndex struct {
+	buckets []*mapKey
+	n       int
+	seed    maphash.Seed
+}
+
+// lookup returns key's mapKey, or nil.
+//
+//go:norace
+func (x *keyIndex) lookup(key any) *mapKey {
+	if len(x.buckets) == 0 {
+		_ = nonEmpty[key]
+		return nil
+	}
+	for k := x.buckets[x.bucket(key)]; k != nil; k = k.next {
+		if k.key == key {
+			return k
+		}
+	}
+	return nil
+}
+
+// insert adds key, which lookup did not find, and returns its mapKey.
+//
+//go:norace
+func (x *keyIndex) insert(key any) *mapKey {
+	if x.n >= len(x.buckets) {
+		x.grow()
+	}
+	b := x.bucket(key)
+	k := &mapKey{key: key, next: x.buckets[b]}
+	x.buckets[b] = k
+	x.n++
+	return k
+}
+
+// grow doubles the buckets (at least 8), rehashing every key.
+//
+//go:norace
+func (x *keyIndex) grow() {
+	old := x.buckets
+	if len(old) == 0 {
+		x.seed = maphash.MakeSeed()
+	}
+	x.buckets = make([]*mapKey, max(2*len(old), 8))
+	for _, k := range old {
+		for k != nil {
+			next := k.next
+			b := x.bucket(k.key)
+			k.next = x.buckets[b]
+			x.buckets[b] = k
+			k = next
+		}
+	}
+}
+
+func (x *keyIndex) bucket(key any) uint64 {
+	return maphash.Comparable(x.seed, key) & uint64(len(x.buckets)-1)
 }
 
 // The operations of Map, as events and traces name them.
@@ -242,100 +333,143 @@ func (m *Map) Clear() {
 	m.m.Clear()
 }
 
+// The operations, with the reads and writes of keys sync.Map's
+// documentation lists.
+
+//go:norace
 func (s *mapState) load(key any) (any, bool) {
-	if e := s.entry(key); e != nil {
-		return e.value, true
+	k := s.keys.lookup(key)
+	k.read()
+	if k != nil && k.entry != nil {
+		return k.entry.value, true
 	}
 	return nil, false
 }
 
+//go:norace
 func (s *mapState) loadOrStore(key, value any) (any, bool) {
-	if e := s.entry(key); e != nil {
-		return e.value, true
+	k := s.keys.lookup(key)
+	k.read()
+	if k != nil && k.entry != nil {
+		return k.entry.value, true
 	}
 	s.store(key, value)
 	return value, false
 }
 
+//go:norace
 func (s *mapState) loadAndDelete(key any) (any, bool) {
-	if e := s.entry(key); e != nil {
-		s.delete(e)
+	k := s.keys.lookup(key)
+	if k == nil {
+		return nil, false
+	}
+	k.read()
+	k.write()
+	if e := k.entry; e != nil {
+		s.delete(k)
 		return e.value, true
 	}
 	return nil, false
 }
 
+//go:norace
 func (s *mapState) swap(key, value any) (previous any, loaded bool) {
-	if e := s.entry(key); e != nil {
-		previous, e.value = e.value, value
+	k := s.keys.lookup(key)
+	k.read()
+	if k != nil && k.entry != nil {
+		k.write()
+		previous, k.entry.value = k.entry.value, value
 		return previous, true
 	}
 	s.store(key, value)
 	return nil, false
 }
 
+//go:norace
 func (s *mapState) compareAndSwap(key, old, new any) bool {
-	if e := s.entry(key); e != nil && e.value == old {
-		e.value = new
+	k := s.keys.lookup(key)
+	k.read()
+	if k != nil && k.entry != nil && k.entry.value == old {
+		k.write()
+		k.entry.value = new
 		return true
 	}
 	return false
 }
 
+//go:norace
 func (s *mapState) compareAndDelete(key, old any) bool {
-	if e := s.entry(key); e != nil && e.value == old {
-		s.delete(e)
+	k := s.keys.lookup(key)
+	k.read()
+	if k != nil && k.entry != nil && k.entry.value == old {
+		k.write()
+		s.delete(k)
 		return true
 	}
 	return false
 }
 
-// snapshot returns the live entries, in insertion order.
+// snapshot returns the live entries, in insertion order: Range reads
+// every key it visits.
+//
+//go:norace
 func (s *mapState) snapshot() []mapEntry {
-	snap := make([]mapEntry, 0, len(s.entries))
+	snap := make([]mapEntry, 0, s.live)
 	for _, e := range s.order {
 		if !e.deleted {
+			s.keys.lookup(e.key).read()
 			snap = append(snap, mapEntry{key: e.key, value: e.value})
 		}
 	}
 	return snap
 }
 
-func (s *mapState) clear() { s.entries, s.order, s.dead = nil, nil, 0 }
+// clear deletes every entry: a write of each key.
+//
+//go:norace
+func (s *mapState) clear() {
+	for _, e := range s.order {
+		if !e.deleted {
+			k := s.keys.lookup(e.key)
+			k.write()
+			k.entry = nil
+		}
+	}
+	s.order, s.live, s.dead = nil, 0, 0
+}
 
 // nonEmpty is a map that is never empty and never written: a lookup in it
 // hashes the key, and panics on an unhashable one with the runtime error
 // sync.Map panics with (a lookup in an empty map panics with another).
 var nonEmpty = map[any]struct{}{nil: {}}
 
-// entry returns key's entry, or nil.
-func (s *mapState) entry(key any) *mapEntry {
-	if len(s.entries) == 0 {
-		_ = nonEmpty[key]
-		return nil
-	}
-	return s.entries[key]
-}
-
-// store adds or updates key's entry; a new key goes last in the order.
+// store adds or updates key's entry, a write of key; a new entry goes last
+// in the order.
+//
+//go:norace
 func (s *mapState) store(key, value any) {
-	if e := s.entry(key); e != nil {
-		e.value = value
+	k := s.keys.lookup(key)
+	if k == nil {
+		k = s.keys.insert(key)
+	}
+	k.write()
+	if k.entry != nil {
+		k.entry.value = value
 		return
 	}
-	if s.entries == nil {
-		s.entries = make(map[any]*mapEntry)
-	}
-	e := &mapEntry{key: key, value: value}
-	s.entries[key] = e
-	s.order = append(s.order, e)
+	k.entry = &mapEntry{key: key, value: value}
+	s.order = append(s.order, k.entry)
+	s.live++
 }
 
-// delete removes entry e, and compacts the order once deleted entries are
+// delete removes k's entry, and compacts the order once deleted entries are
 // most of it.
-func (s *mapState) delete(e *mapEntry) {
-	delete(s.entries, e.key)
-	e.deleted = true
+//
+//go:norace
+func (s *mapState) delete(k *mapKey) {
+	k.entry.deleted = true
+	k.entry = nil
+	s.live--
 	s.dead++
 	if s.dead > 16 && s.dead > len(s.order)/2 {
 		live := s.order[:0]
@@ -344,7 +478,9 @@ func (s *mapState) delete(e *mapEntry) {
 				live = append(live, e)
 			}
 		}
-		clear(s.order[len(live):])
+		for i := len(live); i < len(s.order); i++ {
+			s.order[i] = nil
+		}
 		s.order, s.dead = live, 0
 	}
 }

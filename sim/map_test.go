@@ -230,16 +230,25 @@ func TestControlledMapConcurrent(t *testing.T) {
 	exploreAll(t, func(c *checker) {
 		var m sim.Map
 		var wg sim.WaitGroup
-		var stored []any // the keys, in the order their stores ran
+		// The keys, in the order their stores ran, and the winners of
+		// LoadOrStore: under a lock, for the goroutines are not ordered
+		// with each other (the map orders only the reads of a key after its
+		// writes).
+		var mu sync.Mutex
+		var stored []any
 		winners := 0
 		for i := range 3 {
 			wg.Go(func() {
 				if _, loaded := m.LoadOrStore("k", i); !loaded {
+					mu.Lock()
 					winners++
+					mu.Unlock()
 				}
 				for j := range 2 {
 					m.Store(i*10+j, j)
+					mu.Lock()
 					stored = append(stored, i*10+j) // no event since the Store
+					mu.Unlock()
 				}
 			})
 		}

@@ -3,8 +3,10 @@ package sim
 import (
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/sasha-s/go-deadlock"
+	"github.com/weftdev/weft/internal/race"
 	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
 )
@@ -53,15 +55,14 @@ func (s *mutexState) unlock(t *record.Thread) {
 // unlocked is the Waiter of Lock.
 type unlocked mutexState
 
+//go:norace
 func (w *unlocked) Ready() bool { return !w.locked }
 
 // Lock locks m, waiting until it is available.
 func (m *Mutex) Lock() {
 	g, t := who()
 	if g != nil {
-		s := stateOf(&m.st, g)
-		g.Step(opLock, s.id, (*unlocked)(s))
-		s.locked = true
+		m.lockControlled(g)
 		return
 	}
 	if t != nil {
@@ -79,14 +80,7 @@ func (m *Mutex) Lock() {
 func (m *Mutex) TryLock() bool {
 	g, t := who()
 	if g != nil {
-		s := stateOf(&m.st, g)
-		g.Step(opTryLock, s.id, nil)
-		if s.locked {
-			g.Polled()
-			return false
-		}
-		s.locked = true
-		return true
+		return m.tryLockControlled(g)
 	}
 	if t != nil {
 		s, l, r := recSync(&m.st, t)
@@ -110,12 +104,7 @@ func (m *Mutex) TryLock() bool {
 func (m *Mutex) Unlock() {
 	g, t := who()
 	if g != nil {
-		s := stateOf(&m.st, g)
-		g.Step(opUnlock, s.id, nil)
-		if !s.locked {
-			panic("sync: unlock of unlocked mutex")
-		}
-		s.locked = false
+		m.unlockControlled(g)
 		return
 	}
 	if t != nil {
@@ -126,4 +115,40 @@ func (m *Mutex) Unlock() {
 		return
 	}
 	m.mu.Unlock()
+}
+
+// The controlled paths. As sync.Mutex tells the race detector, an Unlock
+// happens before the Lock that next takes the mutex: the unlocker releases
+// its happens-before state on the mutex's state, the locker acquires it.
+
+//go:norace
+func (m *Mutex) lockControlled(g *sched.G) {
+	s := stateOf(&m.st, g)
+	g.Step(opLock, s.id, (*unlocked)(s))
+	s.locked = true
+	race.Acquire(unsafe.Pointer(s))
+}
+
+//go:norace
+func (m *Mutex) tryLockControlled(g *sched.G) bool {
+	s := stateOf(&m.st, g)
+	g.Step(opTryLock, s.id, nil)
+	if s.locked {
+		g.Polled()
+		return false
+	}
+	s.locked = true
+	race.Acquire(unsafe.Pointer(s))
+	return true
+}
+
+//go:norace
+func (m *Mutex) unlockControlled(g *sched.G) {
+	s := stateOf(&m.st, g)
+	g.Step(opUnlock, s.id, nil)
+	if !s.locked {
+		panic("sync: unlock of unlocked mutex")
+	}
+	race.Release(unsafe.Pointer(s))
+	s.locked = false
 }

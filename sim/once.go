@@ -3,8 +3,10 @@ package sim
 import (
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/weftdev/weft/internal/gls"
+	"github.com/weftdev/weft/internal/race"
 	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
 )
@@ -29,6 +31,7 @@ type onceState struct {
 // finished is the Waiter of a goroutine that called Do while another runs f.
 type finished onceState
 
+//go:norace
 func (w *finished) Ready() bool { return w.done }
 
 // Do calls f if and only if Do is being called for the first time for this
@@ -45,20 +48,7 @@ func (o *Once) Do(f func()) {
 func (o *Once) doSlow(f func()) {
 	g, t := who()
 	if g != nil {
-		s := stateOf(&o.st, g)
-		g.Step(opOnce, s.id, nil)
-		switch {
-		case s.done:
-		case s.running:
-			g.Park(opOnce, s.id, (*finished)(s))
-		default:
-			s.running = true
-			defer func() {
-				s.running, s.done = false, true
-				g.Touch(s.id) // after f's events: its waiters look again
-			}()
-			f()
-		}
+		o.doControlled(g, f)
 		return
 	}
 	if t != nil {
@@ -105,4 +95,35 @@ func (o *Once) recDo(t *record.Thread, f func()) {
 		}()
 		f()
 	}
+}
+
+// doControlled is Do under control. As with sync.Once, f's return happens
+// before the return of every Do: the caller that ran f releases its
+// happens-before state on the Once's state, the others acquire it.
+//
+//go:norace
+func (o *Once) doControlled(g *sched.G, f func()) {
+	s := stateOf(&o.st, g)
+	g.Step(opOnce, s.id, nil)
+	switch {
+	case s.done:
+	case s.running:
+		g.Park(opOnce, s.id, (*finished)(s))
+	default:
+		s.running = true
+		defer s.ran(g)
+		f()
+		return
+	}
+	race.Acquire(unsafe.Pointer(s))
+}
+
+// ran marks the Once done once f returned or panicked, after f's events:
+// its waiters look again.
+//
+//go:norace
+func (s *onceState) ran(g *sched.G) {
+	race.Release(unsafe.Pointer(s))
+	s.running, s.done = false, true
+	g.Touch(s.id)
 }

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -140,14 +141,20 @@ func TestControlledRandFuncsPanics(t *testing.T) {
 func randBody(vals map[string][]any, errorf func(string, ...any)) func() {
 	return func() {
 		clear(vals)
+		var mu sync.Mutex // the goroutines are not ordered with each other
 		var wg sim.WaitGroup
 		for i := range 2 {
 			wg.Go(func() {
 				v := randChecks(errorf)
+				mu.Lock()
 				vals[fmt.Sprint(i)] = v
+				mu.Unlock()
 			})
 		}
-		vals["root"] = randChecks(errorf)
+		v := randChecks(errorf)
+		mu.Lock()
+		vals["root"] = v
+		mu.Unlock()
 		wg.Wait()
 	}
 }

@@ -2,7 +2,9 @@ package sim
 
 import (
 	"sync"
+	"unsafe"
 
+	"github.com/weftdev/weft/internal/race"
 	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
 )
@@ -23,6 +25,12 @@ type rwState struct {
 	readers int       // readers holding the lock
 	queued  []*ticket // readers waiting for the writer to leave
 
+	// For the race detector, as sync.RWMutex's readerSem and writerSem:
+	// a writer's Unlock leaves its happens-before state in readerClock
+	// for the readers and the writer that come next; each RUnlock adds
+	// its reader's to writerClock, for the next writer.
+	readerClock, writerClock byte
+
 	// Recording: a monitor.
 	mu      sync.Mutex
 	rq      []*recWaiter  // readers waiting for the writer to leave
@@ -33,24 +41,21 @@ type rwState struct {
 // noWriter is the Waiter of a writer's Lock: one writer at a time.
 type noWriter rwState
 
+//go:norace
 func (w *noWriter) Ready() bool { return !w.writer }
 
 // noReaders is the Waiter of a writer that announced itself and waits for
 // the readers to leave.
 type noReaders rwState
 
+//go:norace
 func (w *noReaders) Ready() bool { return w.readers == 0 }
 
 // Lock locks rw for writing.
 func (rw *RWMutex) Lock() {
 	g, t := who()
 	if g != nil {
-		s := stateOf(&rw.st, g)
-		g.Step(opRWLock, s.id, (*noWriter)(s))
-		s.writer = true
-		if s.readers > 0 {
-			g.Park(opRWLockWait, s.id, (*noReaders)(s))
-		}
+		rw.lockControlled(g)
 		return
 	}
 	if t != nil {
@@ -64,14 +69,7 @@ func (rw *RWMutex) Lock() {
 func (rw *RWMutex) TryLock() bool {
 	g, t := who()
 	if g != nil {
-		s := stateOf(&rw.st, g)
-		g.Step(opRWTryLock, s.id, nil)
-		if s.writer || s.readers > 0 {
-			g.Polled()
-			return false
-		}
-		s.writer = true
-		return true
+		return rw.tryLockControlled(g)
 	}
 	if t != nil {
 		s, l, r := recSync(&rw.st, t)
@@ -92,14 +90,7 @@ func (rw *RWMutex) TryLock() bool {
 func (rw *RWMutex) Unlock() {
 	g, t := who()
 	if g != nil {
-		s := stateOf(&rw.st, g)
-		g.Step(opRWUnlock, s.id, nil)
-		if !s.writer || s.readers > 0 {
-			panic("sync: Unlock of unlocked RWMutex")
-		}
-		s.writer = false
-		s.readers += len(s.queued)
-		releaseAll(&s.queued)
+		rw.unlockControlled(g)
 		return
 	}
 	if t != nil {
@@ -113,15 +104,7 @@ func (rw *RWMutex) Unlock() {
 func (rw *RWMutex) RLock() {
 	g, t := who()
 	if g != nil {
-		s := stateOf(&rw.st, g)
-		g.Step(opRLock, s.id, nil)
-		if !s.writer {
-			s.readers++
-			return
-		}
-		t := &ticket{}
-		s.queued = append(s.queued, t)
-		g.Park(opRLockWait, s.id, t)
+		rw.rLockControlled(g)
 		return
 	}
 	if t != nil {
@@ -147,14 +130,7 @@ func (rw *RWMutex) RLock() {
 func (rw *RWMutex) TryRLock() bool {
 	g, t := who()
 	if g != nil {
-		s := stateOf(&rw.st, g)
-		g.Step(opTryRLock, s.id, nil)
-		if s.writer {
-			g.Polled()
-			return false
-		}
-		s.readers++
-		return true
+		return rw.tryRLockControlled(g)
 	}
 	if t != nil {
 		s, l, r := recSync(&rw.st, t)
@@ -175,12 +151,7 @@ func (rw *RWMutex) TryRLock() bool {
 func (rw *RWMutex) RUnlock() {
 	g, t := who()
 	if g != nil {
-		s := stateOf(&rw.st, g)
-		g.Step(opRUnlock, s.id, nil)
-		if s.readers == 0 {
-			panic("sync: RUnlock of unlocked RWMutex")
-		}
-		s.readers--
+		rw.rUnlockControlled(g)
 		return
 	}
 	if t != nil {
@@ -263,3 +234,88 @@ type rlocker RWMutex
 
 func (r *rlocker) Lock()   { (*RWMutex)(r).RLock() }
 func (r *rlocker) Unlock() { (*RWMutex)(r).RUnlock() }
+
+// The controlled paths, with the happens-before edges sync.RWMutex tells
+// the race detector about (see rwState).
+
+//go:norace
+func (rw *RWMutex) lockControlled(g *sched.G) {
+	s := stateOf(&rw.st, g)
+	g.Step(opRWLock, s.id, (*noWriter)(s))
+	s.writer = true
+	if s.readers > 0 {
+		g.Park(opRWLockWait, s.id, (*noReaders)(s))
+	}
+	s.acquireWrite()
+}
+
+//go:norace
+func (rw *RWMutex) tryLockControlled(g *sched.G) bool {
+	s := stateOf(&rw.st, g)
+	g.Step(opRWTryLock, s.id, nil)
+	if s.writer || s.readers > 0 {
+		g.Polled()
+		return false
+	}
+	s.writer = true
+	s.acquireWrite()
+	return true
+}
+
+//go:norace
+func (rw *RWMutex) unlockControlled(g *sched.G) {
+	s := stateOf(&rw.st, g)
+	g.Step(opRWUnlock, s.id, nil)
+	if !s.writer || s.readers > 0 {
+		panic("sync: Unlock of unlocked RWMutex")
+	}
+	race.Release(unsafe.Pointer(&s.readerClock))
+	s.writer = false
+	s.readers += len(s.queued)
+	releaseAll(&s.queued)
+}
+
+//go:norace
+func (rw *RWMutex) rLockControlled(g *sched.G) {
+	s := stateOf(&rw.st, g)
+	g.Step(opRLock, s.id, nil)
+	if !s.writer {
+		s.readers++
+	} else {
+		t := &ticket{}
+		s.queued = append(s.queued, t)
+		g.Park(opRLockWait, s.id, t)
+	}
+	race.Acquire(unsafe.Pointer(&s.readerClock))
+}
+
+//go:norace
+func (rw *RWMutex) tryRLockControlled(g *sched.G) bool {
+	s := stateOf(&rw.st, g)
+	g.Step(opTryRLock, s.id, nil)
+	if s.writer {
+		g.Polled()
+		return false
+	}
+	s.readers++
+	race.Acquire(unsafe.Pointer(&s.readerClock))
+	return true
+}
+
+//go:norace
+func (rw *RWMutex) rUnlockControlled(g *sched.G) {
+	s := stateOf(&rw.st, g)
+	g.Step(opRUnlock, s.id, nil)
+	if s.readers == 0 {
+		panic("sync: RUnlock of unlocked RWMutex")
+	}
+	race.ReleaseMerge(unsafe.Pointer(&s.writerClock))
+	s.readers--
+}
+
+// acquireWrite is a writer's taking of the lock: it happens after the
+// previous writer's Unlock and every reader's RUnlock.
+func (s *rwState) acquireWrite() {
+	race.Acquire(unsafe.Pointer(&s.readerClock))
+	race.Acquire(unsafe.Pointer(&s.writerClock))
+}

@@ -197,6 +197,7 @@ type selectReady struct {
 
 func (w *selectReady) Objects() []uint32 { return w.sel.objs }
 
+//go:norace
 func (w *selectReady) Ready() bool {
 	if w.sel.done {
 		return true
@@ -216,6 +217,8 @@ func (w *selectReady) Ready() bool {
 // channels and parks (G.Park) until a partner that arrives later completes
 // one of them, or until a case becomes ready otherwise (a value or room in
 // a buffered channel, a closed channel): it then completes one of those.
+//
+//go:norace
 func selectControlled(g *sched.G, cases []Case, def int) int {
 	ctl := make([]controlledCase, len(cases))
 	channels := 0
@@ -267,7 +270,10 @@ func selectControlled(g *sched.G, cases []Case, def int) int {
 }
 
 // readyCases appends to ready the indices of the cases of ctl that can
-// proceed now.
+// proceed now. The strategy reads them (sched.G.Cases), on its own
+// goroutine under the race detector: they are written uninstrumented.
+//
+//go:norace
 func readyCases(ctl []controlledCase, sel *selection, ready []int) []int {
 	for i, c := range ctl {
 		if c != nil && c.ready(sel) {
@@ -351,6 +357,7 @@ type chanCase[T any] struct {
 	g *sched.G
 }
 
+//go:norace
 func (x *chanCase[T]) queue(sel *selection, idx int) {
 	if x.s.cap > 0 {
 		return // buffered channels need no partner
@@ -361,8 +368,10 @@ func (x *chanCase[T]) queue(sel *selection, idx int) {
 	} else {
 		x.s.enqueue(&x.s.recvq, x.w)
 	}
+	waitArrive(x.w)
 }
 
+//go:norace
 func (x *chanCase[T]) unqueue() {
 	if x.w == nil {
 		return
@@ -374,6 +383,7 @@ func (x *chanCase[T]) unqueue() {
 	}
 }
 
+//go:norace
 func (x *chanCase[T]) ready(sel *selection) bool {
 	if x.c.dir == caseSend {
 		return x.s.canSend(sel)
@@ -383,6 +393,7 @@ func (x *chanCase[T]) ready(sel *selection) bool {
 
 func (x *chanCase[T]) object() (uint32, bool) { return x.s.id, x.s.cap > 0 }
 
+//go:norace
 func (x *chanCase[T]) commit(sel *selection) {
 	// The select's event names no channel: say which one changed.
 	x.g.Touch(x.s.id)
@@ -396,7 +407,9 @@ func (x *chanCase[T]) commit(sel *selection) {
 	deliverRecv(x.c, v, ok)
 }
 
+//go:norace
 func (x *chanCase[T]) completed() {
+	waitCompleted(x.w)
 	if x.c.dir == caseSend {
 		callFunc(x.c)
 		return

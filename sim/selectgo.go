@@ -2,6 +2,7 @@ package sim
 
 import (
 	"reflect"
+	"runtime"
 
 	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
@@ -152,6 +153,20 @@ func selectPolling(cases []Case, def int) int {
 	}
 }
 
-// poll is the scheduling point of a goroutine that waits by polling (a
-// select on a Go channel): it lets the other goroutines run.
-func poll() { Yield() }
+// poll is the scheduling point of a goroutine that waits by polling Go
+// channels: it lets the other goroutines run and, under control, counts as
+// a poll of something outside the execution (sched.G.Poll), so that when
+// nothing else can progress the controller waits for the channels in real
+// time (a goroutine weft does not control may feed them) rather than call
+// it a deadlock or a runaway.
+func poll() {
+	g, t := who()
+	if g != nil {
+		g.Poll(opYield, true)
+		return
+	}
+	if t != nil {
+		t.Op(nil)
+	}
+	runtime.Gosched()
+}

@@ -7,9 +7,12 @@ package sim
 // runs.
 type ticket struct{ released bool }
 
+//go:norace
 func (t *ticket) Ready() bool { return t.released }
 
 // releaseAll releases every ticket of q and empties it.
+//
+//go:norace
 func releaseAll(q *[]*ticket) {
 	for _, t := range *q {
 		t.released = true

@@ -2,15 +2,22 @@ package sim
 
 import (
 	"time"
+	"unsafe"
 
+	"github.com/weftdev/weft/internal/race"
 	"github.com/weftdev/weft/sched"
 )
 
-// Time under control is virtual: it starts at sched.Epoch and moves only
-// when no goroutine can run and a timer is pending, jumping straight to the
-// earliest deadline. A test that sleeps an hour finishes in microseconds,
-// and timeouts fire exactly when every goroutine is waiting. In plain mode
-// these functions are the time package's.
+// Time under control is virtual, and passes as it can in Go (see package
+// sched's clock): it starts at the execution's epoch (the wall clock's time
+// when the test started, by default); every event takes sched.Tick; a timer
+// fires when it is due, at a decision, or earlier at the strategy's choice
+// while goroutines that could run have not (a timeout that fires before the
+// work is done); and when no goroutine can run, the clock jumps straight to
+// the earliest deadline, so a test that sleeps an hour finishes in
+// microseconds. A goroutine that polls (Yield, a Select with a default
+// that finds nothing) counts as waiting, so a polling loop lets a sleeper
+// wake. In plain mode these functions are the time package's.
 
 // Sleep pauses the calling goroutine for at least d.
 func Sleep(d time.Duration) {
@@ -60,6 +67,7 @@ type Timer struct {
 	plain *time.Timer
 	ctl   *sched.Timer
 	rec   *recTimer
+	clock byte // under control: what setting the timer released (see set)
 }
 
 // NewTimer returns a Timer that sends the current time on its channel after
@@ -69,7 +77,8 @@ func NewTimer(d time.Duration) *Timer {
 	if g != nil {
 		g.Step(opTimerNew, 0, nil)
 		tm := &Timer{C: NewChan[time.Time](1)}
-		tm.ctl = g.NewTimer(d, deliver(g, tm.C))
+		tm.ctl = g.NewTimer(d, deliver(g, tm.C, &tm.clock))
+		set(&tm.clock)
 		return tm
 	}
 	if t != nil {
@@ -81,16 +90,35 @@ func NewTimer(d time.Duration) *Timer {
 }
 
 // deliver returns a timer's fire function that puts the firing time in c's
-// buffer, unless a value is already waiting there.
-func deliver(g *sched.G, c *Chan[time.Time]) func() {
+// buffer, unless a value is already waiting there. A receive of that value
+// happens after the timer's last setting, as with Go's timers: it acquires
+// what the setting released in clock.
+//
+//go:norace
+func deliver(g *sched.G, c *Chan[time.Time], clock *byte) func() {
 	s := c.state(g)
-	return func() {
-		if len(s.buf) == 0 {
-			s.buf = append(s.buf, g.Now())
-			g.Touch(s.id)
-		}
+	s.timerClock = clock
+	return (&delivery{g: g, s: s}).fire
+}
+
+// A delivery is a channel timer's firing.
+type delivery struct {
+	g *sched.G
+	s *chanState[time.Time]
+}
+
+//go:norace
+func (d *delivery) fire() {
+	if len(d.s.buf) == 0 {
+		d.s.buf = append(d.s.buf, d.g.Now())
+		d.g.Touch(d.s.id)
 	}
 }
+
+// set is the setting of a timer (made, or Reset) under control, for the
+// race detector: it happens before the receive of the time the timer
+// sends, or the start of AfterFunc's goroutine.
+func set(clock *byte) { race.Release(unsafe.Pointer(clock)) }
 
 // After waits for d to elapse and then sends the current time on the
 // returned channel.
@@ -103,7 +131,15 @@ func AfterFunc(d time.Duration, f func()) *Timer {
 	g, t := who()
 	if g != nil {
 		g.Step(opTimerNew, 0, nil)
-		return &Timer{ctl: g.NewTimer(d, func() { g.Spawn(f) })}
+		tm := &Timer{}
+		tm.ctl = g.NewTimer(d, func() {
+			g.Spawn(func() {
+				race.Acquire(unsafe.Pointer(&tm.clock))
+				f()
+			})
+		})
+		set(&tm.clock)
+		return tm
 	}
 	if t != nil {
 		return &Timer{rec: recAfterFunc(t, d, f)}
@@ -142,6 +178,7 @@ func (t *Timer) Reset(d time.Duration) bool {
 		}
 		g.Step(opTimerReset, 0, nil)
 		t.drain(g)
+		set(&t.clock)
 		return t.ctl.Reset(d)
 	}
 	if t.rec != nil {
@@ -155,6 +192,8 @@ func (t *Timer) Reset(d time.Duration) bool {
 
 // drain discards a fired value that was not received, as Go 1.23's Stop and
 // Reset do.
+//
+//go:norace
 func (t *Timer) drain(g *sched.G) {
 	if t.C != nil {
 		drain(g, t.C)
@@ -162,6 +201,8 @@ func (t *Timer) drain(g *sched.G) {
 }
 
 // drain empties the buffer of a timer's channel c.
+//
+//go:norace
 func drain(g *sched.G, c *Chan[time.Time]) {
 	s := c.state(g)
 	if len(s.buf) > 0 {
@@ -180,6 +221,8 @@ type Ticker struct {
 	ctl    *sched.Timer
 	rec    *recTimer
 	period time.Duration
+	clock  byte   // under control: what setting the ticker released (see set)
+	put    func() // under control: delivers a tick
 }
 
 // NewTicker returns a Ticker that ticks every d. d must be positive.
@@ -191,11 +234,9 @@ func NewTicker(d time.Duration) *Ticker {
 	if g != nil {
 		g.Step(opTimerNew, 0, nil)
 		tk := &Ticker{C: NewChan[time.Time](1), period: d}
-		put := deliver(g, tk.C)
-		tk.ctl = g.NewTimer(d, func() {
-			put()
-			tk.ctl.Reset(tk.period)
-		})
+		tk.put = deliver(g, tk.C, &tk.clock)
+		tk.ctl = g.NewTimer(d, tk.tick)
+		set(&tk.clock)
 		return tk
 	}
 	if t != nil {
@@ -218,9 +259,7 @@ func Tick(d time.Duration) *Chan[time.Time] {
 func (tk *Ticker) Stop() {
 	if tk.ctl != nil {
 		if g := current(); g != nil {
-			g.Step(opTimerStop, 0, nil)
-			tk.ctl.Stop()
-			drain(g, tk.C)
+			tk.stopControlled(g)
 		}
 		return
 	}
@@ -238,10 +277,7 @@ func (tk *Ticker) Reset(d time.Duration) {
 	}
 	if tk.ctl != nil {
 		if g := current(); g != nil {
-			g.Step(opTimerReset, 0, nil)
-			tk.period = d
-			tk.ctl.Reset(d)
-			drain(g, tk.C)
+			tk.resetControlled(g, d)
 		}
 		return
 	}
@@ -253,4 +289,28 @@ func (tk *Ticker) Reset(d time.Duration) {
 		return
 	}
 	tk.plain.Reset(d)
+}
+
+// tick is a controlled ticker's timer firing: a tick, and the next one set.
+//
+//go:norace
+func (tk *Ticker) tick() {
+	tk.put()
+	tk.ctl.Reset(tk.period)
+}
+
+//go:norace
+func (tk *Ticker) stopControlled(g *sched.G) {
+	g.Step(opTimerStop, 0, nil)
+	tk.ctl.Stop()
+	drain(g, tk.C)
+}
+
+//go:norace
+func (tk *Ticker) resetControlled(g *sched.G, d time.Duration) {
+	g.Step(opTimerReset, 0, nil)
+	tk.period = d
+	set(&tk.clock)
+	tk.ctl.Reset(d)
+	drain(g, tk.C)
 }

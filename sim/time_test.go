@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"sync"
 	"testing"
 	"time"
 
@@ -70,6 +71,7 @@ func TestVirtualElapsed(t *testing.T) {
 
 func TestVirtualSleepersWakeInOrder(t *testing.T) {
 	exploreAll(t, func(c *checker) {
+		var mu sync.Mutex // the sleepers are not ordered with each other
 		var order []string
 		var wg sim.WaitGroup
 		for _, s := range []struct {
@@ -81,7 +83,9 @@ func TestVirtualSleepersWakeInOrder(t *testing.T) {
 				if now := sim.Now(); now.Before(at(s.d)) || now.After(at(s.d+time.Millisecond)) {
 					c.Errorf("%s woke at %v, want %v", s.name, now.Sub(simtest.Epoch), s.d)
 				}
+				mu.Lock()
 				order = append(order, s.name)
+				mu.Unlock()
 			})
 		}
 		wg.Wait()

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"github.com/weftdev/weft/internal/gls"
-	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
 )
 
@@ -10,7 +9,10 @@ import (
 // is an event, so the controller interleaves accesses the way a racy
 // program could see them. In plain mode a Var is a plain variable, and
 // unsynchronized concurrent access is a data race, as the race detector
-// reports.
+// reports. Under control the race detector is not told about a Var's
+// accesses: each is atomic, an event the controller orders, so that a
+// test written with Var explores its orderings (plain memory is what the
+// race detector checks under control).
 //
 // The zero value holds T's zero value.
 type Var[T any] struct {
@@ -35,10 +37,7 @@ func (x *Var[T]) Load() T {
 func (x *Var[T]) loadSlow() T {
 	g, t := lookup()
 	if g != nil {
-		g.Step(opLoad, stateOf(&x.st, g).id, nil)
-		v := x.v
-		g.Observe(digest(&v))
-		return v
+		return x.loadControlled(g)
 	}
 	if t != nil {
 		return recLoad(t, &x.st, &x.v)
@@ -46,39 +45,38 @@ func (x *Var[T]) loadSlow() T {
 	return x.v
 }
 
+//go:norace
+func (x *Var[T]) loadControlled(g *sched.G) T {
+	g.Step(opLoad, stateOf(&x.st, g).id, nil)
+	v := x.v
+	g.Observe(digest(&v))
+	return v
+}
+
 // Store sets the value of x.
 func (x *Var[T]) Store(v T) {
 	if gls.Active() {
-		if t := accessSlow(&x.st, opStore); t != nil {
-			recStore(t, &x.st, &x.v, v)
-			return
-		}
+		x.storeSlow(v)
+		return
 	}
 	x.v = v
 }
 
-// access is the event of a memory operation on the location whose state
-// slot is st: a scheduling point under control, nothing in plain mode. It is
-// inlined: in plain mode, while no execution runs in the process, it costs
-// one atomic load.
-func access(st **varState, op *sched.Op) {
-	if gls.Active() {
-		accessSlow(st, op)
+//go:noinline
+func (x *Var[T]) storeSlow(v T) {
+	g, t := lookup()
+	switch {
+	case g != nil:
+		x.storeControlled(g, v)
+	case t != nil:
+		recStore(t, &x.st, &x.v, v)
+	default:
+		x.v = v
 	}
 }
 
-// accessSlow is access's event when an execution runs in the process: under
-// control, a scheduling point. Recording, it returns the caller's Thread:
-// the caller performs the access with the recorder's brackets (recLoad,
-// recStore, recRMW).
-//
-//go:noinline
-func accessSlow(st **varState, op *sched.Op) *record.Thread {
-	g, t := lookup()
-	if g != nil {
-		s := stateOf(st, g)
-		g.Step(op, s.id, nil)
-		return nil
-	}
-	return t
+//go:norace
+func (x *Var[T]) storeControlled(g *sched.G, v T) {
+	g.Step(opStore, stateOf(&x.st, g).id, nil)
+	x.v = v
 }

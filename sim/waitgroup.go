@@ -2,7 +2,9 @@ package sim
 
 import (
 	"sync"
+	"unsafe"
 
+	"github.com/weftdev/weft/internal/race"
 	"github.com/weftdev/weft/sched"
 )
 
@@ -34,15 +36,7 @@ func (wg *WaitGroup) Done() { wg.add(opWGDone, -1) }
 func (wg *WaitGroup) add(op *sched.Op, delta int) {
 	g, t := who()
 	if g != nil {
-		s := stateOf(&wg.st, g)
-		g.Step(op, s.id, nil)
-		s.count += delta
-		if s.count < 0 {
-			panic("sync: negative WaitGroup counter")
-		}
-		if s.count == 0 {
-			releaseAll(&s.waiters)
-		}
+		wg.addControlled(g, op, delta)
 		return
 	}
 	if t != nil {
@@ -73,14 +67,7 @@ func (wg *WaitGroup) add(op *sched.Op, delta int) {
 func (wg *WaitGroup) Wait() {
 	g, t := who()
 	if g != nil {
-		s := stateOf(&wg.st, g)
-		g.Step(opWGWait, s.id, nil)
-		if s.count == 0 {
-			return
-		}
-		t := &ticket{}
-		s.waiters = append(s.waiters, t)
-		g.Park(opWGWait, s.id, t)
+		wg.waitControlled(g)
 		return
 	}
 	if t != nil {
@@ -109,4 +96,36 @@ func (wg *WaitGroup) Go(f func()) {
 		defer wg.Done()
 		f()
 	})
+}
+
+// The controlled paths. As sync.WaitGroup tells the race detector, every
+// Done (every Add of a negative delta) happens before the Wait it
+// releases, and before any Wait that finds the counter at zero.
+
+//go:norace
+func (wg *WaitGroup) addControlled(g *sched.G, op *sched.Op, delta int) {
+	s := stateOf(&wg.st, g)
+	g.Step(op, s.id, nil)
+	if delta < 0 {
+		race.ReleaseMerge(unsafe.Pointer(s))
+	}
+	s.count += delta
+	if s.count < 0 {
+		panic("sync: negative WaitGroup counter")
+	}
+	if s.count == 0 {
+		releaseAll(&s.waiters)
+	}
+}
+
+//go:norace
+func (wg *WaitGroup) waitControlled(g *sched.G) {
+	s := stateOf(&wg.st, g)
+	g.Step(opWGWait, s.id, nil)
+	if s.count > 0 {
+		t := &ticket{}
+		s.waiters = append(s.waiters, t)
+		g.Park(opWGWait, s.id, t)
+	}
+	race.Acquire(unsafe.Pointer(s))
 }

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/weftdev/weft/corpus"
+	"github.com/weftdev/weft/internal/race"
+	"github.com/weftdev/weft/sched"
 )
 
 // Check runs body under weft's schedule controller.
@@ -133,6 +135,10 @@ func replayEntry(t *testing.T, body func(*T), cfg *config, f corpus.File) {
 		show(t, last.out, r.Failure != nil)
 	}
 	if r.Failure == nil {
+		if savedKind(f.Entry) == sched.Race && !race.Enabled {
+			t.Skipf("weft: %s was saved for a data race (%s); only the race detector reports it: replay it with %s -race",
+				f.Path, f.Entry.Failure, cfg.command)
+		}
 		return
 	}
 	var b strings.Builder
@@ -199,6 +205,14 @@ func saveAndReport(t *testing.T, f *Finding, cfg *config) {
 	show(t, f.out, true)
 	path, werr := corpus.Write(cfg.dir, f.Entry)
 	t.Error(strings.TrimRight(report(f, cfg, path, werr), "\n"))
+}
+
+// savedKind returns the kind of failure e was saved for; 0 if its
+// signature does not say.
+func savedKind(e *corpus.Entry) sched.FailureKind {
+	name, _, _ := strings.Cut(e.Signature, " ")
+	k, _ := sched.ParseFailureKind(name)
+	return k
 }
 
 // replayCommand is the go test command that replays a saved entry: its

@@ -6,6 +6,7 @@ import (
 
 	"github.com/weftdev/weft/corpus"
 	"github.com/weftdev/weft/explore"
+	"github.com/weftdev/weft/internal/race"
 	"github.com/weftdev/weft/sched"
 )
 
@@ -193,6 +194,11 @@ func (c *config) exploreConfig() explore.Config {
 	if c.explore {
 		ec.Iterations, ec.Duration = c.exploreIters, c.exploreTime
 		ec.Workers, ec.Spawn = c.exploreWorkers(), c.spawn
+		if race.Enabled && ec.Spawn == nil {
+			// Executions in one process share the test's variables: under
+			// the race detector, two run at once would race for real.
+			ec.Workers = 1
+		}
 	} else {
 		ec.Iterations, ec.Workers = c.iterations, 1
 	}

@@ -135,7 +135,9 @@ func reproduce(body func(*T), cfg *config, res *record.Result, i int) (*Finding,
 	}
 	rc.Faithful, rc.Problems = out.Faithful, out.Problems
 	got := out.Result.Failure
-	if got == nil || !sameFailure(got, res.Failure) {
+	// Under the race detector, a data race on the way to the recorded
+	// failure is what the replay finds, and the root cause to report.
+	if got == nil || !sameFailure(got, res.Failure) && got.Kind != sched.Race {
 		what := "passed"
 		if got != nil {
 			what = "failed otherwise: " + got.Summary()

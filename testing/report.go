@@ -21,7 +21,7 @@ func report(f *Finding, cfg *config, saved string, saveErr error) string {
 	how += fmt.Sprintf("; %d execution%s run", f.Executions, plural(f.Executions))
 	switch rc := f.Recorded; {
 	case rc != nil:
-		writeRecording(&b, rc)
+		writeRecording(&b, rc, f.Failure)
 	case f.Crash != nil:
 		fmt.Fprintf(&b, "weft: execution %d (%s) ended its worker process: not saved, as it left no schedule\n", found.Iteration+1, how)
 	case f.Nondeterminism != nil:
@@ -63,7 +63,11 @@ func report(f *Finding, cfg *config, saved string, saveErr error) string {
 	}
 	id := saved[strings.LastIndexAny(saved, `/\`)+1:]
 	fmt.Fprintf(&b, "  saved: %s\n", saved)
-	fmt.Fprintf(&b, "  replay: %s\n", replayCommand(cfg.command, f.Entry.Test, id))
+	command := cfg.command
+	if f.Failure.Kind == sched.Race {
+		command += " -race" // only the race detector reports it
+	}
+	fmt.Fprintf(&b, "  replay: %s\n", replayCommand(command, f.Entry.Test, id))
 	return b.String()
 }
 
@@ -77,10 +81,14 @@ func keptRunning(ws []sched.Waiting) string {
 	return b.String()
 }
 
-func writeRecording(b *strings.Builder, rc *Recording) {
+// writeRecording writes where a Finding of -record came from; replayed is
+// the failure its replay gave.
+func writeRecording(b *strings.Builder, rc *Recording, replayed *sched.Failure) {
 	fmt.Fprintf(b, "weft: recorded run %d of at most %d failed under the Go scheduler (recorder %s: %d events, %d log bytes)\n", rc.Run, rc.Runs, rc.Algorithm, rc.Events, rc.Bytes)
 	fmt.Fprintf(b, "  recorded failure: %s\n", rc.Failure.Summary())
-	if rc.Faithful {
+	if replayed != nil && replayed.Kind == sched.Race && rc.Failure.Kind != sched.Race {
+		fmt.Fprintf(b, "  replayed from its log under the controller: the race detector reported a data race on the way\n")
+	} else if rc.Faithful {
 		fmt.Fprintf(b, "  replayed from its log under the controller: same failure, every goroutine read the recorded values\n")
 	} else {
 		fmt.Fprintf(b, "  replayed from its log under the controller: same failure, but departing from the recording:\n    %s\n", strings.Join(rc.Problems, "\n    "))
@@ -172,7 +180,7 @@ func writeFailure(b *strings.Builder, f *sched.Failure, more []*sched.Failure) {
 	if strings.Contains(f.Message, "\n") && f.Kind != sched.Deadlock && f.Kind != sched.Leak {
 		writeIndented(b, "    ", f.Message)
 	}
-	if f.Stack != "" {
+	if f.Stack != "" && len(f.Accesses) == 0 {
 		writeIndented(b, "    ", f.Stack)
 	}
 	for _, w := range f.Waiting {
@@ -192,9 +200,36 @@ func writeFailure(b *strings.Builder, f *sched.Failure, more []*sched.Failure) {
 			writeIndented(b, "      ", w.Stack)
 		}
 	}
+	for i, a := range f.Accesses {
+		writeAccess(b, i, a)
+	}
 	for _, m := range more {
 		fmt.Fprintf(b, "  then: %s\n", m.Summary())
 	}
+}
+
+// writeAccess writes one side of a data race, the reported one (i == 0) or
+// the earlier one: how and by which goroutine it touched memory, and its
+// stack.
+func writeAccess(b *strings.Builder, i int, a sched.RaceAccess) {
+	what := a.Kind
+	if i > 0 {
+		what = "earlier " + a.Kind
+	}
+	who := "a goroutine outside the execution"
+	if a.Goroutine != "" {
+		who = "goroutine " + a.Goroutine
+	}
+	fmt.Fprintf(b, "    %s by %s", what, who)
+	if a.Started != "" {
+		fmt.Fprintf(b, " (started at %s)", a.Started)
+	}
+	b.WriteString(":\n")
+	if a.Stack == "" {
+		b.WriteString("      (the race detector could not restore its stack)\n")
+		return
+	}
+	writeIndented(b, "      ", a.Stack)
 }
 
 // writeTimeline writes the events around each preemption of a traced

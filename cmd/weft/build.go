@@ -159,9 +159,13 @@ func loadFlags(goArgs []string) []string {
 // loadSyntax loads, with syntax and types, the packages to rewrite: the
 // tested ones with their tests, and weft's runtime (in one load: the
 // rewrite is type-checked against it), then the other instrumented ones
-// without tests, with the same file set (see instrument.LoadMode).
+// without tests, with the same file set (see instrument.LoadMode). Every
+// package is loaded whole (NeedDeps): without it, the imports of a package
+// that is not a root are stubs, and a dependency whose syntax comes from
+// the second load would be checked against packages without types
+// ("undefined: bytes" in go-spew, imported by testify).
 func loadSyntax(cfg packages.Config, patterns []string, sel *selection) ([]*packages.Package, error) {
-	cfg.Mode = instrument.LoadMode
+	cfg.Mode = instrument.LoadMode | packages.NeedDeps
 	cfg.Fset = token.NewFileSet()
 	tcfg := cfg
 	tcfg.Tests = true

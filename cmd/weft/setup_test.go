@@ -13,6 +13,26 @@ import (
 // increment loses updates (two critical sections), and a worker pool.
 var depModule = map[string]string{
 	"go.mod": "module example.com/dep\n\ngo 1.21\n",
+	// A file without concurrency whose imports nothing else in the build
+	// imports: loading the dependency must give it their types.
+	"table.go": `package dep
+
+import (
+	"bytes"
+	"text/tabwriter"
+)
+
+// Table formats rows in columns.
+func Table(rows ...string) string {
+	var b bytes.Buffer
+	w := tabwriter.NewWriter(&b, 0, 8, 1, ' ', 0)
+	for _, r := range rows {
+		w.Write([]byte(r + "\n"))
+	}
+	w.Flush()
+	return b.String()
+}
+`,
 	"dep.go": `// Package dep is a dependency that runs goroutines, channels and locks.
 package dep
 

@@ -21,6 +21,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/weftdev/weft/internal/race"
 )
 
 // getProfLabel returns the calling goroutine's label set pointer. The runtime
@@ -56,12 +58,23 @@ type Binding struct {
 	key unsafe.Pointer
 }
 
+// The slots are weft's machinery, shared by every goroutine: under the race
+// detector their synchronization (the atomics, the sync.Map) is hidden from
+// it, lest two goroutines that look their slots up be ordered, and their
+// memory accesses are not instrumented (//go:norace).
+
 // Bind labels the calling goroutine with labels (key, value pairs, as for
 // pprof.Labels) and makes Get return v on it until Release. The labels
 // replace the goroutine's previous ones.
+//
+//go:norace
 func Bind(v any, labels ...string) Binding {
 	ctx := pprof.WithLabels(context.Background(), pprof.Labels(labels...))
+	// Seen by the race detector: the runtime orders setting labels before
+	// reading them in a profile.
 	pprof.SetGoroutineLabels(ctx)
+	race.Disable()
+	defer race.Enable()
 	key := getProfLabel()
 	e := &entry{key: key, value: v, ctx: ctx}
 	slots.Store(key, e)
@@ -72,10 +85,14 @@ func Bind(v any, labels ...string) Binding {
 
 // Release forgets the binding and clears the calling goroutine's labels. It
 // must be called on the goroutine that called Bind.
+//
+//go:norace
 func (b Binding) Release() {
 	if b.key == nil {
 		return
 	}
+	race.Disable()
+	defer race.Enable()
 	if e, ok := slots.LoadAndDelete(b.key); ok {
 		slot(b.key).CompareAndSwap(e.(*entry), nil)
 	}
@@ -84,9 +101,15 @@ func (b Binding) Release() {
 }
 
 // Get returns the value bound to the calling goroutine's label set, or nil.
+//
+//go:norace
 func Get() any {
 	if bound.Load() == 0 {
 		return nil
+	}
+	if race.Enabled {
+		race.Disable()
+		defer race.Enable()
 	}
 	key := getProfLabel()
 	if key == nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -26,12 +27,18 @@ var Strategies = []Strategy{
 }
 
 // A Checker collects the invariant violations of one execution. Its methods
-// are called from controlled goroutines, which run one at a time with the
-// controller's handoffs ordering them, so it needs no lock.
-type Checker struct{ errs []string }
+// are called from controlled goroutines, which run one at a time; but the
+// race detector does not see the controller's handoffs as ordering them
+// (see package internal/race), so it takes a lock.
+type Checker struct {
+	mu   sync.Mutex
+	errs []string
+}
 
 // Errorf records a violation.
 func (c *Checker) Errorf(format string, args ...any) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.errs = append(c.errs, fmt.Sprintf(format, args...))
 }
 

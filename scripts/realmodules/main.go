@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command realmodules measures weft test on the test suites of well-known
 // open-source Go modules, as a new user meets it: each pristine module is
 // copied from the module proxy into a scratch folder, and go test ./... and
@@ -31,6 +33,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -214,6 +217,9 @@ func run(dir string, timeout time.Duration, log string, name string, args ...str
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
+	// On a timeout, go test's own children (the test binaries) go too.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.Env = append(os.Environ(), "GOWORK=off")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

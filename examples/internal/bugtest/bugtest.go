@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/weftdev/weft/corpus"
+	"github.com/weftdev/weft/internal/racetest"
 	"github.com/weftdev/weft/sched"
 	weft "github.com/weftdev/weft/testing"
 )
@@ -66,4 +67,36 @@ func describe(f *weft.Finding, err error) string {
 		return err.Error()
 	}
 	return f.Failure.Summary()
+}
+
+// CheckRace runs the checks on an example whose bug is a data race, which
+// only the race detector reports (go test -race; without it, CheckRace
+// skips): weft finds it, reports it as a race, saves a schedule that
+// replays it with the same race, and neither that schedule nor
+// exploration ever flags the fixed code. The race is found and replayed in
+// a child process (see package racetest), by buggyTest, the name of the
+// package's test function that runs weft.Check on the buggy code there.
+func CheckRace(t *testing.T, buggyTest string, fixed func(*weft.T)) {
+	t.Helper()
+	entries := racetest.Check(t, "^"+buggyTest+"$", []string{buggyTest}, "-explore.iters=5000")
+	e := entries[buggyTest]
+	if e == nil {
+		return
+	}
+	if r, _, _ := weft.Replay(fixed, e.Schedule); r.Failure != nil {
+		t.Errorf("the fixed code fails along the buggy code's schedule: %s", r.Failure.Summary())
+	}
+	if f, err := weft.Find(fixed, weft.Iterations(500)); err != nil || f != nil {
+		t.Errorf("weft flags the fixed code: %v", describe(f, err))
+	}
+}
+
+// Buggy runs weft.Check on an example's buggy code in the child process
+// of CheckRace, and skips elsewhere: there its race would fail the test.
+func Buggy(t *testing.T, buggy func(*weft.T)) {
+	t.Helper()
+	if !racetest.Child() {
+		t.Skip("run by CheckRace, in a child process")
+	}
+	weft.Check(t, buggy)
 }

@@ -78,3 +78,14 @@ func Clocked(c *ext.Clock, results chan int) (int, bool) {
 		return r, false
 	}
 }
+
+// Outside waits on a channel a goroutine weft does not control feeds, or
+// on a local one.
+func Outside(done chan struct{}) bool {
+	select {
+	case <-ext.Later(5 * time.Millisecond):
+		return true
+	case <-done:
+		return false
+	}
+}

@@ -2,6 +2,7 @@ package selects
 
 import (
 	"testing"
+	"time"
 
 	"example.com/selects/ext"
 )
@@ -42,8 +43,17 @@ func TestMixed(t *testing.T) {
 func TestClocked(t *testing.T) {
 	c := &ext.Clock{}
 	results := make(chan int)
-	go func() { c.Add(10) }()
+	go func() {
+		time.Sleep(time.Millisecond) // virtual time moves while Clocked polls
+		c.Add(10)
+	}()
 	if v, ok := Clocked(c, results); !ok || v != 10 {
 		t.Errorf("Clocked = %d, %v", v, ok)
+	}
+}
+
+func TestOutside(t *testing.T) {
+	if !Outside(make(chan struct{})) {
+		t.Error("the outside channel was not taken")
 	}
 }

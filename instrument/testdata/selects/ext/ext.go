@@ -2,7 +2,10 @@
 // channels fire when a test advances it, and a channel that is ready.
 package ext
 
-import "sync"
+import (
+	"sync"
+	"time"
+)
 
 // Clock is a fake clock.
 type Clock struct {
@@ -46,5 +49,16 @@ func (c *Clock) Add(d int) {
 func Ready() <-chan struct{} {
 	c := make(chan struct{})
 	close(c)
+	return c
+}
+
+// Later returns a channel that a goroutine of its own, which weft does not
+// control, sends on after d of real time.
+func Later(d time.Duration) <-chan int {
+	c := make(chan int)
+	go func() {
+		time.Sleep(d)
+		c <- 1
+	}()
 	return c
 }

@@ -1,0 +1,99 @@
+package sim_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/weftdev/weft/explore"
+	"github.com/weftdev/weft/internal/simtest"
+	"github.com/weftdev/weft/sched"
+	"github.com/weftdev/weft/sim"
+)
+
+// Cases on Go channels (see selectgo.go): a select of weft test that mixes
+// weft's channels with channels of code weft does not instrument.
+
+// TestPlainSelectGo: outside an execution, Go cases are ordinary select
+// cases, which block until ready.
+func TestPlainSelectGo(t *testing.T) {
+	raw := make(chan int)
+	go func() { raw <- 3 }()
+	weft := sim.NewChan[int](0)
+	got, ok := 0, false
+	i := sim.Select(sim.OnRecv(weft, nil), sim.OnRecvOKGo(raw, func(v int, k bool) { got, ok = v, k }))
+	if i != 1 || got != 3 || !ok {
+		t.Fatalf("Select = %d, received %d, %v", i, got, ok)
+	}
+	out := make(chan string, 1)
+	sent := false
+	if i := sim.Select(sim.OnSendGo(out, "x", func() { sent = true }), sim.OnRecv(weft, nil)); i != 0 || !sent || <-out != "x" {
+		t.Fatalf("Select = %d, sent %v", i, sent)
+	}
+	var nilch chan int
+	if i := sim.Select(sim.OnRecvGo(nilch, nil), sim.OnDefault(nil)); i != 1 {
+		t.Fatalf("a nil Go channel was ready: case %d", i)
+	}
+}
+
+// TestControlledSelectGoFedInside: under control, a select waits on a Go
+// channel that a controlled goroutine feeds after sleeping in virtual
+// time: the select polls it while the clock moves on.
+func TestControlledSelectGoFedInside(t *testing.T) {
+	exploreAll(t, func(c *checker) {
+		raw := make(chan int, 1)
+		weft := sim.NewChan[int](0)
+		sim.Go(func() {
+			sim.Sleep(time.Second)
+			raw <- 5
+		})
+		got := 0
+		i := sim.Select(sim.OnRecv(weft, nil), sim.OnRecvGo(raw, func(v int) { got = v }))
+		c.Equal("case", i, 1)
+		c.Equal("value", got, 5)
+	})
+}
+
+// TestControlledSelectGoWeftFirst: a weft case that becomes ready wins
+// while the Go channel never does.
+func TestControlledSelectGoWeftFirst(t *testing.T) {
+	exploreAll(t, func(c *checker) {
+		raw := make(chan int)
+		weft := sim.NewChan[int](0)
+		sim.Go(func() { weft.Send(8) })
+		got := 0
+		i := sim.Select(sim.OnRecvGo(raw, nil), sim.OnRecv(weft, func(v int) { got = v }))
+		c.Equal("case", i, 1)
+		c.Equal("value", got, 8)
+	})
+}
+
+// TestControlledSelectGoFedOutside: a goroutine weft does not control
+// feeds the Go channel in real time: the controller waits for it.
+func TestControlledSelectGoFedOutside(t *testing.T) {
+	r := runOnce(func() {
+		raw := make(chan int)
+		go func() {
+			time.Sleep(10 * time.Millisecond)
+			raw <- 1
+		}()
+		if i := sim.Select(sim.OnRecv(sim.NewChan[int](0), nil), sim.OnRecvGo(raw, nil)); i != 1 {
+			panic("the Go channel was not taken")
+		}
+	})
+	if r.Failure != nil {
+		t.Fatalf("failure: %s", r.Failure.Summary())
+	}
+}
+
+// TestControlledSelectGoNeverReady: a select on a Go channel that nothing
+// feeds does not run forever: it fails as blocked.
+func TestControlledSelectGoNeverReady(t *testing.T) {
+	opts := simtest.Options()
+	opts.BlockTimeout = 50 * time.Millisecond
+	r := sched.Run(func() {
+		sim.Select(sim.OnRecv(sim.NewChan[int](0), nil), sim.OnRecvGo(make(chan int), nil))
+	}, explore.RandomWalk(1), opts)
+	if r.Failure == nil || r.Failure.Kind != sched.Blocked {
+		t.Fatalf("failure %v, want blocked", r.Failure)
+	}
+}
