@@ -191,11 +191,10 @@ const probeSize = 8
 // processor), but a test that reads GOMAXPROCS may then run differently:
 // if the first executions differ, every worker process runs with the
 // test's GOMAXPROCS from then on. If they still differ, the test depends
-// on something else of its process (a time or an identifier taken at
-// init, the environment): the failures a worker process finds would not
-// replay in the test's, so the exploration goes on there alone. It
-// returns 0 if w can go on, mismatch if it must be replaced, or how it
-// ended.
+// on something else of its process (its identifier, its environment): the
+// failures a worker process finds would not replay in the test's, so the
+// exploration goes on there alone. It returns 0 if w can go on, mismatch
+// if it must be replaced, or how it ended.
 func (co *coordinator) check(w Worker, oneProc bool) (end int, ran bool) {
 	co.mu.Lock()
 	for !co.done && co.committed < min(probeSize, co.limit) && co.judged == 0 {

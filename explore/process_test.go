@@ -78,8 +78,7 @@ func crashes(kill bool) func() {
 // spawn starts worker processes that serve body, with env added to their
 // environment.
 // elsewhere runs differently in a worker process, and fails there one
-// execution in 50, as a test that compares a time taken at init with the
-// virtual clock does.
+// execution in 50, as a test that reads its process's environment can.
 func elsewhere() {
 	if os.Getenv("WEFT_EXPLORE_WORKER") == "" {
 		return
