@@ -37,6 +37,9 @@ type Finding struct {
 	// not replay identically (each with Nondeterminism set): exploration
 	// went on past them, looking for a failure that replays.
 	Unreplayed []*Finding
+	// Unlisted counts the failing executions that did not replay beyond
+	// the first maxUnreplayed, which are all Unreplayed keeps.
+	Unlisted int
 	// Logs are the messages the body logged in the final replay.
 	Logs []string
 	// Entry is the corpus entry to save.
@@ -81,11 +84,15 @@ type exploration struct {
 
 // find runs the pipeline: explore, and judge each failing execution in
 // turn (replay, minimize, verify, trace) until one replays identically.
+// Of the failures that do not replay, the first maxUnreplayed are kept for
+// the report, and the others counted: a test that depends on something weft
+// does not control can fail in every execution.
 func find(body func(*T), cfg *config, progress func(time.Duration, int)) (exploration, error) {
 	var (
 		x        exploration
 		accepted *Finding
 		rejected []*Finding
+		unlisted int
 		last     atomic.Pointer[T]
 	)
 	ec := cfg.exploreConfig()
@@ -98,7 +105,11 @@ func find(body func(*T), cfg *config, progress func(time.Duration, int)) (explor
 	ec.Accept = func(found *explore.Finding) bool {
 		f := judge(body, cfg, found, found.Iteration+1)
 		if f.Nondeterminism != nil {
-			rejected = append(rejected, f)
+			if len(rejected) < maxUnreplayed {
+				rejected = append(rejected, f)
+			} else {
+				unlisted++
+			}
 			return false
 		}
 		accepted = f
@@ -112,14 +123,17 @@ func find(body func(*T), cfg *config, progress func(time.Duration, int)) (explor
 	switch {
 	case accepted != nil:
 		x.finding = accepted
-		accepted.Unreplayed = rejected
+		accepted.Unreplayed, accepted.Unlisted = rejected, unlisted
 	case len(rejected) > 0:
 		x.finding = rejected[0]
-		x.finding.Unreplayed = rejected[1:]
+		x.finding.Unreplayed, x.finding.Unlisted = rejected[1:], unlisted
 		x.finding.Executions = sum.Executions // every one ran: none replayed
 	}
 	return x, nil
 }
+
+// maxUnreplayed bounds the failures that did not replay a report lists.
+const maxUnreplayed = 8
 
 // judge replays a failing execution: if it replays identically, it is
 // minimized, verified and traced; otherwise the Finding says why not
