@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"testing"
 	"time"
 
 	"pgregory.net/rapid"
@@ -188,6 +189,9 @@ func shrinkSignature(f *sched.Failure) string {
 // findCase explores a property with rapid until a failure or the budget
 // ends, and returns the shrunk failure, or nil.
 func findCase(draw func(*rapid.T) Case, cfg *config) (*Finding, caseSummary, error) {
+	if !testing.Testing() {
+		testingInit.Do(testing.Init) // rapid asks testing.Short, which needs go test's flags: a tool has none
+	}
 	s := &search{draw: draw, cfg: cfg, hashes: map[uint64]int{}}
 	rounds := 1
 	if cfg.explore {
@@ -239,8 +243,9 @@ func withRapidSeed(seed uint64, f func()) {
 }
 
 var (
-	rapidMu  sync.Mutex
-	userSeed struct {
+	testingInit sync.Once
+	rapidMu     sync.Mutex
+	userSeed    struct {
 		sync.Once
 		set bool
 	}
