@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/weftdev/weft/record"
+	_ "github.com/weftdev/weft/record/all"
 	"github.com/weftdev/weft/record/workload"
 	"github.com/weftdev/weft/replay"
 	"github.com/weftdev/weft/sched"

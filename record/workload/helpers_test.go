@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/weftdev/weft/record"
+	_ "github.com/weftdev/weft/record/all"
 )
 
 // recordRun records one run of body with the named recorder, its log in

@@ -1,12 +1,14 @@
-package replay
+package light
 
 import (
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/weftdev/weft/internal/rectest"
 	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/record/workload"
+	"github.com/weftdev/weft/replay"
 	"github.com/weftdev/weft/sched"
 	"github.com/weftdev/weft/sim"
 )
@@ -74,15 +76,15 @@ func TestLightReplayFailure(t *testing.T) {
 	for mode, name := range []string{"guarded", "unguarded", "guard-broken"} {
 		t.Run(name, func(t *testing.T) {
 			body := lightLostUpdate(3, mode)
-			res, log, runs := recordFailure(t, byName(t, "light"), body, 5000)
+			res, log, runs := rectest.RecordFailure(t, rectest.ByName(t, "light"), body, 5000)
 			if !strings.HasPrefix(res.Failure.Message, "lost update: got ") {
 				t.Fatalf("recorded failure %v: %s", res.Failure.Kind, res.Failure.Message)
 			}
 			t.Logf("failed after %d runs: %s (%d events, %d bytes of log)", runs, res.Failure.Message, res.Events, res.Bytes)
-			if mode == lightBreakGuard && !lightHas(log, record.LightBarrier) {
+			if mode == lightBreakGuard && !lightHas(log, tagBarrier) {
 				t.Fatal("the broken guard logged no barrier")
 			}
-			replayN(t, body, log, res.Failure, 20)
+			rectest.ReplayN(t, body, log, res.Failure, 20)
 		})
 	}
 }
@@ -90,13 +92,13 @@ func TestLightReplayFailure(t *testing.T) {
 func TestLightReplayPass(t *testing.T) {
 	for mode, name := range []string{"guarded", "unguarded", "guard-broken"} {
 		t.Run(name, func(t *testing.T) {
-			replayPass(t, byName(t, "light"), lightLostUpdate(3, mode), 100, 5)
+			rectest.ReplayPass(t, rectest.ByName(t, "light"), lightLostUpdate(3, mode), 100, 5)
 		})
 	}
 }
 
 // lightCodeLog codes the Light entries of a hand-made log, written with
-// plain locations and writer counters, as record/light.go codes them:
+// plain locations and writer counters, as recorder.go codes them:
 // locations and other goroutines' counters as zigzag deltas to the
 // stream's previous ones, locations and writer codes packed.
 func lightCodeLog(log *record.Log) *record.Log {
@@ -109,9 +111,9 @@ func lightCodeLog(log *record.Log) *record.Log {
 			args := append([]uint64(nil), e.Args...)
 			loc, who := true, 1
 			switch e.Tag {
-			case record.LightWriteOwn:
+			case tagWriteOwn:
 				who = -1
-			case record.LightStart:
+			case tagStart:
 				loc, who = false, 0
 			}
 			if loc {
@@ -121,7 +123,7 @@ func lightCodeLog(log *record.Log) *record.Log {
 				c, v := args[who], args[who+1]
 				args[who+1], prevN[c] = zz(int64(v-prevN[c])), v
 			}
-			if e.Tag == record.LightRead || e.Tag == record.LightWrite || e.Tag == record.LightBarrier {
+			if e.Tag == tagRead || e.Tag == tagWrite || e.Tag == tagBarrier {
 				// location<<3 | code, and code-7 if the code is 7 or more
 				if args[1] < 7 {
 					args = append([]uint64{args[0]<<3 | args[1]}, args[2:]...)
@@ -142,26 +144,26 @@ func lightCodeLog(log *record.Log) *record.Log {
 func TestLightOrder(t *testing.T) {
 	log := &record.Log{Algorithm: "light", Complete: true, Threads: []record.ThreadLog{
 		{ID: "0", Ops: 3, Entries: []record.Entry{
-			entry(record.LightWrite, 1, 1, 0, 0),
-			entry(record.LightWrite, 2, 2, 0, 0),
-			entry(record.LightWriteOwn, 3, 1),
+			rectest.Entry(tagWrite, 1, 1, 0, 0),
+			rectest.Entry(tagWrite, 2, 2, 0, 0),
+			rectest.Entry(tagWriteOwn, 3, 1),
 		}},
 		{ID: "0.1", Ops: 2, Entries: []record.Entry{
-			entry(record.LightRead, 1, 1, 2, 1, 1),
+			rectest.Entry(tagRead, 1, 1, 2, 1, 1),
 		}},
 	}}
 	o, err := planLight(lightCodeLog(log))
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := func(n uint64) Access { return Access{Thread: 0, N: n, Kind: sched.Write} }
-	r := func(n uint64) Access { return Access{Thread: 1, N: n, Kind: sched.Read} }
-	steps := []oracleStep{{r(1), false}, {w(1), true}, {w(2), true}, {w(3), false}, {r(1), true}, {w(3), false}, {r(2), true}, {w(3), true}}
-	driveSteps(t, o, steps)
+	w := func(n uint64) record.Access { return record.Access{Thread: 0, N: n, Kind: sched.Write} }
+	r := func(n uint64) record.Access { return record.Access{Thread: 1, N: n, Kind: sched.Read} }
+	steps := []rectest.OracleStep{{A: r(1), Allow: false}, {A: w(1), Allow: true}, {A: w(2), Allow: true}, {A: w(3), Allow: false}, {A: r(1), Allow: true}, {A: w(3), Allow: false}, {A: r(2), Allow: true}, {A: w(3), Allow: true}}
+	rectest.DriveSteps(t, o, steps)
 	// A cycle: goroutine 1 reads the write at 3 of goroutine 0, whose
 	// operation 1 has a barrier after goroutine 1's operation 2.
-	log.Threads[0].Entries = append(log.Threads[0].Entries, entry(record.LightBarrier, 1, 4, 3, 2))
-	log.Threads[1].Entries = []record.Entry{entry(record.LightRead, 1, 1, 2, 3, 0), entry(record.LightWrite, 2, 4, 0, 0)}
+	log.Threads[0].Entries = append(log.Threads[0].Entries, rectest.Entry(tagBarrier, 1, 4, 3, 2))
+	log.Threads[1].Entries = []record.Entry{rectest.Entry(tagRead, 1, 1, 2, 3, 0), rectest.Entry(tagWrite, 2, 4, 0, 0)}
 	if _, err := planLight(lightCodeLog(log)); err == nil {
 		t.Fatal("a cyclic log was solved")
 	}
@@ -174,42 +176,44 @@ func TestLightOrder(t *testing.T) {
 func TestLightHoldsUnloggedWrite(t *testing.T) {
 	log := &record.Log{Algorithm: "light", Complete: true, Threads: []record.ThreadLog{
 		{ID: "0", Ops: 3, Entries: []record.Entry{
-			entry(record.LightWrite, 1, 1, 0, 0),
-			entry(record.LightWrite, 2, 2, 0, 0),
+			rectest.Entry(tagWrite, 1, 1, 0, 0),
+			rectest.Entry(tagWrite, 2, 2, 0, 0),
 		}},
 		{ID: "0.1", Ops: 3, Entries: []record.Entry{
-			entry(record.LightRead, 1, 1, 2, 1, 1),
-			entry(record.LightWrite, 3, 1, 2, 3),
+			rectest.Entry(tagRead, 1, 1, 2, 1, 1),
+			rectest.Entry(tagWrite, 3, 1, 2, 3),
 		}},
 	}}
 	o, err := planLight(lightCodeLog(log))
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := func(th int, n uint64) Access { return Access{Thread: th, N: n, Loc: 1, Kind: sched.Write} }
-	r := func(n uint64) Access { return Access{Thread: 1, N: n, Loc: 1, Kind: sched.Read} }
-	w2 := Access{Thread: 0, N: 2, Loc: 2, Kind: sched.Write}
-	steps := []oracleStep{
-		{r(1), false}, {w(0, 1), true}, {w2, true},
-		{w(0, 3), false}, // the interval [1, 2] of goroutine 1 reads 1
-		{r(1), true}, {w(0, 3), false}, {r(2), true},
-		{w(1, 3), false}, // its predecessor, goroutine 0's 3, is not performed
-		{w(0, 3), true}, {w(1, 3), true},
+	w := func(th int, n uint64) record.Access {
+		return record.Access{Thread: th, N: n, Loc: 1, Kind: sched.Write}
 	}
-	driveSteps(t, o, steps)
+	r := func(n uint64) record.Access { return record.Access{Thread: 1, N: n, Loc: 1, Kind: sched.Read} }
+	w2 := record.Access{Thread: 0, N: 2, Loc: 2, Kind: sched.Write}
+	steps := []rectest.OracleStep{
+		{A: r(1), Allow: false}, {A: w(0, 1), Allow: true}, {A: w2, Allow: true},
+		{A: w(0, 3), Allow: false}, // the interval [1, 2] of goroutine 1 reads 1
+		{A: r(1), Allow: true}, {A: w(0, 3), Allow: false}, {A: r(2), Allow: true},
+		{A: w(1, 3), Allow: false}, // its predecessor, goroutine 0's 3, is not performed
+		{A: w(0, 3), Allow: true}, {A: w(1, 3), Allow: true},
+	}
+	rectest.DriveSteps(t, o, steps)
 }
 
 // A guarded access that the recorder skipped: the barrier waits for it.
 func TestLightBarrierWaits(t *testing.T) {
 	log := &record.Log{Algorithm: "light", Complete: true, Threads: []record.ThreadLog{
-		{ID: "0", Ops: 2, Entries: []record.Entry{entry(record.LightWrite, 1, 1, 0, 0)}},
-		{ID: "0.1", Ops: 1, Entries: []record.Entry{entry(record.LightBarrier, 1, 2, 2, 2), entry(record.LightRead, 1, 2, 2, 2, 0)}},
+		{ID: "0", Ops: 2, Entries: []record.Entry{rectest.Entry(tagWrite, 1, 1, 0, 0)}},
+		{ID: "0.1", Ops: 1, Entries: []record.Entry{rectest.Entry(tagBarrier, 1, 2, 2, 2), rectest.Entry(tagRead, 1, 2, 2, 2, 0)}},
 	}}
 	o, err := planLight(lightCodeLog(log))
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := func(th int, n uint64) Access { return Access{Thread: th, N: n, Kind: sched.Write} }
+	a := func(th int, n uint64) record.Access { return record.Access{Thread: th, N: n, Kind: sched.Write} }
 	o.Performed(a(0, 1))
 	if o.Allow(a(1, 1)) {
 		t.Fatal("the barrier did not wait for the skipped access 2")
@@ -227,9 +231,9 @@ func TestLightBarrierWaits(t *testing.T) {
 // oracle, never a panic; the oracle's answers on the log's own accesses
 // never panic either.
 func FuzzLightLog(f *testing.F) {
-	f.Add(recordBytes(f, recorder(f, "light"), lightLostUpdate(2, lightNoGuard)))
-	f.Add(recordBytes(f, recorder(f, "light"), lightLostUpdate(2, lightKeepGuard)))
-	f.Add(recordBytes(f, recorder(f, "light"), lightLostUpdate(2, lightBreakGuard)))
+	f.Add(rectest.RecordBytes(f, rectest.Recorder(f, "light"), lightLostUpdate(2, lightNoGuard)))
+	f.Add(rectest.RecordBytes(f, rectest.Recorder(f, "light"), lightLostUpdate(2, lightKeepGuard)))
+	f.Add(rectest.RecordBytes(f, rectest.Recorder(f, "light"), lightLostUpdate(2, lightBreakGuard)))
 	f.Add([]byte("weft log v1\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		log, err := record.Parse(data)
@@ -242,14 +246,14 @@ func FuzzLightLog(f *testing.F) {
 		}
 		for i, th := range log.Threads {
 			for n := uint64(1); n <= th.Ops && n < 1000; n++ {
-				a := Access{Thread: i, N: n, Kind: sched.Read}
+				a := record.Access{Thread: i, N: n, Kind: sched.Read}
 				if o.Allow(a) {
 					o.Performed(a)
 				}
 			}
 		}
-		o.Allow(Access{Thread: -1})
-		o.Performed(Access{Thread: len(log.Threads) + 3})
+		o.Allow(record.Access{Thread: -1})
+		o.Performed(record.Access{Thread: len(log.Threads) + 3})
 	})
 }
 
@@ -284,7 +288,7 @@ func BenchmarkLightSolve(b *testing.B) {
 	for _, events := range []int{1e4, 1e5, 1e6} {
 		b.Run(fmt.Sprint(events), func(b *testing.B) {
 			const workers = 4
-			res, log := recordOnce(b, recorder(b, "light"), lightBenchBody(workers, events/workers/4, true), b.TempDir())
+			res, log := rectest.RecordOnce(b, rectest.Recorder(b, "light"), lightBenchBody(workers, events/workers/4, true), b.TempDir())
 			logged := 0
 			for _, th := range log.Threads {
 				logged += len(th.Entries)
@@ -308,17 +312,17 @@ func BenchmarkLightSolve(b *testing.B) {
 func TestLightLogSizeWin(t *testing.T) {
 	dir := t.TempDir()
 	measure := func(body func()) (events uint64, bytes int64, entries, reads, folded int) {
-		res, log := recordOnce(t, recorder(t, "light"), body, dir)
+		res, log := rectest.RecordOnce(t, rectest.Recorder(t, "light"), body, dir)
 		for _, th := range log.Threads {
 			for _, e := range lightDecoded(t, log, th) {
 				entries++
-				if e.Tag == record.LightRead {
+				if e.Tag == tagRead {
 					reads++
 					folded += int(e.Args[3])
 				}
 			}
 		}
-		out, err := Run(body, log, Options{})
+		out, err := replay.Run(body, log, replay.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -363,7 +367,7 @@ func lightDecoded(t *testing.T, log *record.Log, th record.ThreadLog) []record.E
 	}
 	st := &lightStream{prevN: make([]uint64, len(log.Threads))}
 	for k, e := range es {
-		if e, err = st.expand(e); err == nil && (e.Tag == record.LightRead || e.Tag == record.LightWrite || e.Tag == record.LightBarrier) {
+		if e, err = st.expand(e); err == nil && (e.Tag == tagRead || e.Tag == tagWrite || e.Tag == tagBarrier) {
 			e, err = lightUnpack(e)
 		}
 		if err != nil {
@@ -409,7 +413,7 @@ func TestLightReplayAtomics(t *testing.T) {
 	var res *record.Result
 	var log *record.Log
 	for range 2000 {
-		res, log = recordOnce(t, recorder(t, "light"), body, dir)
+		res, log = rectest.RecordOnce(t, rectest.Recorder(t, "light"), body, dir)
 		if res.Failure != nil {
 			break
 		}
@@ -418,7 +422,7 @@ func TestLightReplayAtomics(t *testing.T) {
 		t.Skip("no lost update in 2000 recorded runs")
 	}
 	for i := range 20 {
-		out, err := Run(body, log, Options{})
+		out, err := replay.Run(body, log, replay.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -437,11 +441,11 @@ func TestLightWorkloads(t *testing.T) {
 	for _, w := range append(workload.Correct(2000), workload.Buggy()...) {
 		t.Run(w.Name, func(t *testing.T) {
 			for range 3 {
-				res, log := recordOnce(t, recorder(t, "light"), w.Body, t.TempDir())
+				res, log := rectest.RecordOnce(t, rectest.Recorder(t, "light"), w.Body, t.TempDir())
 				if !res.Complete {
 					t.Fatal("the recorded run was abandoned")
 				}
-				out, err := Run(w.Body, log, Options{})
+				out, err := replay.Run(w.Body, log, replay.Options{})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -1,9 +1,10 @@
-package replay
+package aggreplay
 
 import (
 	"fmt"
 	"testing"
 
+	"github.com/weftdev/weft/internal/rectest"
 	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
 	"github.com/weftdev/weft/sim"
@@ -42,18 +43,18 @@ func TestAggrePlayReplaysFailure(t *testing.T) {
 	for _, workers := range []int{2, 3} {
 		t.Run(fmt.Sprint(workers), func(t *testing.T) {
 			body := aggLostUpdate(workers)
-			res, log, run := recordFailure(t, byName(t, "aggreplay"), body, 5000)
+			res, log, run := rectest.RecordFailure(t, rectest.ByName(t, "aggreplay"), body, 5000)
 			if res.Failure.Kind != sched.Panic {
 				t.Fatalf("recorded run %d failed with %v: %s", run, res.Failure.Kind, res.Failure.Message)
 			}
 			t.Logf("run %d failed: %s (%d events, %d bytes)", run, res.Failure.Message, res.Events, res.Bytes)
-			replayN(t, body, log, res.Failure, 20)
+			rectest.ReplayN(t, body, log, res.Failure, 20)
 		})
 	}
 }
 
 func TestAggrePlayReplaysPass(t *testing.T) {
-	replayPass(t, byName(t, "aggreplay"), aggLostUpdate(3), 200, 20)
+	rectest.ReplayPass(t, rectest.ByName(t, "aggreplay"), aggLostUpdate(3), 200, 20)
 }
 
 // Every recorded run replays faithfully, whether it failed or not.
@@ -61,8 +62,8 @@ func TestAggrePlayReplaysAny(t *testing.T) {
 	body := aggLostUpdate(3)
 	dir := t.TempDir()
 	for range 30 {
-		res, log := recordOnce(t, recorder(t, "aggreplay"), body, dir)
-		replayN(t, body, log, res.Failure, 1)
+		res, log := rectest.RecordOnce(t, rectest.Recorder(t, "aggreplay"), body, dir)
+		rectest.ReplayN(t, body, log, res.Failure, 1)
 	}
 }
 
@@ -71,19 +72,19 @@ func TestAggrePlayReplaysAny(t *testing.T) {
 func TestAggrePlayOracle(t *testing.T) {
 	log := &record.Log{Algorithm: "aggreplay", Complete: true,
 		Threads: []record.ThreadLog{{ID: "0", Ops: 4}, {ID: "0.1", Ops: 4},
-			{ID: "0.2", Ops: 4, Entries: []record.Entry{{Tag: record.AggEX, N: 2, Args: []uint64{0, 1, 2, 1}}}}},
+			{ID: "0.2", Ops: 4, Entries: []record.Entry{{Tag: tagEX, N: 2, Args: []uint64{0, 1, 2, 1}}}}},
 		Locs: [][]record.Entry{nil, {
-			{Tag: record.AggW, Args: []uint64{0, 1}},
-			{Tag: record.AggW, Args: []uint64{2, 2}},
+			{Tag: tagW, Args: []uint64{0, 1}},
+			{Tag: tagW, Args: []uint64{2, 2}},
 		}}}
 	o, err := planAggrePlay(log)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w0 := Access{Thread: 0, N: 1, Loc: 1, Kind: sched.Write}
-	w2 := Access{Thread: 2, N: 2, Loc: 1, Kind: sched.Write}
-	r1 := Access{Thread: 1, N: 1, Loc: 1, Kind: sched.Read}
-	r1b := Access{Thread: 1, N: 2, Loc: 1, Kind: sched.Read}
+	w0 := record.Access{Thread: 0, N: 1, Loc: 1, Kind: sched.Write}
+	w2 := record.Access{Thread: 2, N: 2, Loc: 1, Kind: sched.Write}
+	r1 := record.Access{Thread: 1, N: 1, Loc: 1, Kind: sched.Read}
+	r1b := record.Access{Thread: 1, N: 2, Loc: 1, Kind: sched.Read}
 	if o.Allow(w2) {
 		t.Error("the second write of W_x allowed first")
 	}
@@ -114,13 +115,13 @@ func TestAggrePlayOracle(t *testing.T) {
 
 func TestAggrePlayPlannerRejects(t *testing.T) {
 	bad := []*record.Log{
-		{Threads: []record.ThreadLog{{ID: "0", Ops: 2}}, Locs: [][]record.Entry{nil, {{Tag: record.AggW, Args: []uint64{1, 1}}}}},
-		{Threads: []record.ThreadLog{{ID: "0", Ops: 2}}, Locs: [][]record.Entry{nil, {{Tag: record.AggW, Args: []uint64{0, 9}}}}},
+		{Threads: []record.ThreadLog{{ID: "0", Ops: 2}}, Locs: [][]record.Entry{nil, {{Tag: tagW, Args: []uint64{1, 1}}}}},
+		{Threads: []record.ThreadLog{{ID: "0", Ops: 2}}, Locs: [][]record.Entry{nil, {{Tag: tagW, Args: []uint64{0, 9}}}}},
 		{Threads: []record.ThreadLog{{ID: "0", Ops: 2}}, Locs: [][]record.Entry{nil, {{Tag: 20, Args: []uint64{0, 1}}}}},
-		{Threads: []record.ThreadLog{{ID: "0", Ops: 2, Entries: []record.Entry{{Tag: record.AggEX, N: 1, Args: []uint64{1, 5}}}}},
-			Locs: [][]record.Entry{nil, {{Tag: record.AggW, Args: []uint64{0, 1}}}}},
-		{Threads: []record.ThreadLog{{ID: "0", Ops: 2, Entries: []record.Entry{{Tag: record.AggRead, N: 1, Args: []uint64{3, 1}}}}}},
-		{Threads: []record.ThreadLog{{ID: "0", Ops: 2, Entries: []record.Entry{{Tag: record.AggEX, N: 2, Args: []uint64{1, 1}}}}}},
+		{Threads: []record.ThreadLog{{ID: "0", Ops: 2, Entries: []record.Entry{{Tag: tagEX, N: 1, Args: []uint64{1, 5}}}}},
+			Locs: [][]record.Entry{nil, {{Tag: tagW, Args: []uint64{0, 1}}}}},
+		{Threads: []record.ThreadLog{{ID: "0", Ops: 2, Entries: []record.Entry{{Tag: tagRead, N: 1, Args: []uint64{3, 1}}}}}},
+		{Threads: []record.ThreadLog{{ID: "0", Ops: 2, Entries: []record.Entry{{Tag: tagEX, N: 2, Args: []uint64{1, 1}}}}}},
 	}
 	for i, l := range bad {
 		if _, err := planAggrePlay(l); err == nil {
@@ -132,15 +133,15 @@ func TestAggrePlayPlannerRejects(t *testing.T) {
 // aggSynthetic makes a log of arbitrary entries out of data, for the
 // planner to reject or plan, never to panic on.
 func aggSynthetic(data []byte) *record.Log {
-	in := &fuzzInput{data}
-	next := in.next
+	in := &rectest.FuzzInput{Data: data}
+	next := in.Next
 	l := &record.Log{Algorithm: "aggreplay", Complete: true}
 	nt := int(next()%4) + 1
 	for i := range nt {
 		l.Threads = append(l.Threads, record.ThreadLog{ID: fmt.Sprint(i), Ops: next() % 64})
 	}
 	l.Locs = make([][]record.Entry, int(next()%4)+1)
-	for len(in.data) > 0 {
+	for len(in.Data) > 0 {
 		e := record.Entry{Tag: uint8(next() % 32), N: next() % 64}
 		for range next() % 8 {
 			e.Args = append(e.Args, next()%70)
@@ -157,7 +158,7 @@ func aggSynthetic(data []byte) *record.Log {
 
 func FuzzAggreplayLog(f *testing.F) {
 	body := aggLostUpdate(2)
-	f.Add(recordBytes(f, recorder(f, "aggreplay"), body))
+	f.Add(rectest.RecordBytes(f, rectest.Recorder(f, "aggreplay"), body))
 	f.Add([]byte("weft log v1\n"))
 	f.Add([]byte{3, 2, 5, 1, 8, 0, 3, 1, 5})
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -172,7 +173,7 @@ func FuzzAggreplayLog(f *testing.F) {
 			}
 			// Drive the oracle with arbitrary accesses.
 			for i, b := range data {
-				a := Access{Thread: int(b) % len(l.Threads), N: uint64(i % 8), Loc: uint32(b>>4) % 4, Kind: sched.Access(b>>2) % 4}
+				a := record.Access{Thread: int(b) % len(l.Threads), N: uint64(i % 8), Loc: uint32(b>>4) % 4, Kind: sched.Access(b>>2) % 4}
 				if o.Allow(a) || i%3 == 0 {
 					o.Performed(a)
 				}
@@ -208,18 +209,18 @@ func TestAggrePlayAtomics(t *testing.T) {
 	dir := t.TempDir()
 	var failed, passed bool
 	for run := 0; run < 5000 && !(failed && passed); run++ {
-		res, log := recordOnce(t, recorder(t, "aggreplay"), body, dir)
+		res, log := rectest.RecordOnce(t, rectest.Recorder(t, "aggreplay"), body, dir)
 		if !res.Complete {
 			t.Fatalf("run %d incomplete: %+v", run, res.Failure)
 		}
 		switch {
 		case res.Failure == nil && !passed:
 			passed = true
-			replayN(t, body, log, nil, 20)
+			rectest.ReplayN(t, body, log, nil, 20)
 		case res.Failure != nil && !failed:
 			failed = true
 			t.Logf("run %d failed: %s", run, res.Failure.Message)
-			replayN(t, body, log, res.Failure, 20)
+			rectest.ReplayN(t, body, log, res.Failure, 20)
 		}
 	}
 	if !failed {

@@ -1,6 +1,9 @@
-package record
+package leap
 
-import "github.com/weftdev/weft/sched"
+import (
+	"github.com/weftdev/weft/record"
+	"github.com/weftdev/weft/sched"
+)
 
 // LEAP (Huang, Liu and Zhang, FSE'10; described in CoopREP, §III-A) logs,
 // for every shared location, its access vector: the indices of the threads
@@ -16,35 +19,31 @@ import "github.com/weftdev/weft/sched"
 //
 // Location stream entries (no counter: location streams have none):
 //
-//	LeapTagThread  args (thread)          one access by thread
-//	LeapTagThread0+i, no args             one access by thread i < LeapInline: one byte
-//	LeapTagRun     args (thread, count)   count ≥ 1 consecutive accesses by thread
+//	tagThread  args (thread)          one access by thread
+//	tagThread0+i, no args             one access by thread i < inlineThreads: one byte
+//	tagRun     args (thread, count)   count ≥ 1 consecutive accesses by thread
 //
 // The first two forms are LEAP's faithful log, one entry per access; the
-// third is written only when run-length encoding is on (LeapOptions).
+// third is written only when run-length encoding is on (Options).
 const (
-	LeapTagThread        = TagFirst     // one access, thread in Args[0]
-	LeapTagThread0       = TagFirst + 1 // one access by thread 0; +i for thread i
-	LeapTagRun     uint8 = 31           // a run of accesses: Args = (thread, count)
-	// LeapInline counts the threads whose accesses take one byte.
-	LeapInline = uint32(LeapTagRun - LeapTagThread0)
+	tagThread        = record.TagFirst     // one access, thread in Args[0]
+	tagThread0       = record.TagFirst + 1 // one access by thread 0; +i for thread i
+	tagRun     uint8 = 31                  // a run of accesses: Args = (thread, count)
+	// inlineThreads counts the threads whose accesses take one byte.
+	inlineThreads = uint32(tagRun - tagThread0)
 )
 
-// LeapOptions configure a LEAP recorder.
-type LeapOptions struct {
+// Options configure a LEAP recorder.
+type Options struct {
 	// RunLength logs consecutive accesses of a location by one thread as
 	// a single (thread, count) entry. LEAP logs one entry per access; the
 	// replay reads both forms.
 	RunLength bool
 }
 
-// NewLeap returns a LEAP recorder; New("leap") returns one with the
+// New returns a LEAP recorder; New("leap") returns one with the
 // default options (one entry per access, as the paper's).
-func NewLeap(o LeapOptions) Recorder { return &leap{rle: o.RunLength} }
-
-func init() {
-	register("leap", func() Recorder { return NewLeap(LeapOptions{}) })
-}
+func New(o Options) record.Recorder { return &leap{rle: o.RunLength} }
 
 type leap struct {
 	rle bool
@@ -59,16 +58,16 @@ type leapRun struct {
 
 func (r *leap) Algorithm() string { return "leap" }
 
-func (r *leap) NewThread(t *Thread) {}
+func (r *leap) NewThread(t *record.Thread) {}
 
-func (r *leap) NewLoc(l *Loc) {
+func (r *leap) NewLoc(l *record.Loc) {
 	if r.rle {
 		l.State = &leapRun{}
 	}
 }
 
 // access appends t's access to l's vector; the caller makes it exclusive.
-func (r *leap) access(t *Thread, l *Loc) {
+func (r *leap) access(t *record.Thread, l *record.Loc) {
 	idx := t.Index()
 	if r.rle {
 		run := l.State.(*leapRun)
@@ -80,54 +79,54 @@ func (r *leap) access(t *Thread, l *Loc) {
 		run.thread, run.count = idx, 1
 		return
 	}
-	if idx < LeapInline {
-		l.Stream.Put(LeapTagThread0+uint8(idx), 0)
+	if idx < inlineThreads {
+		l.Stream.Put(tagThread0+uint8(idx), 0)
 	} else {
-		l.Stream.Put(LeapTagThread, 0, uint64(idx))
+		l.Stream.Put(tagThread, 0, uint64(idx))
 	}
 }
 
 // leapFlush writes l's pending run, if any.
-func leapFlush(l *Loc, run *leapRun) {
+func leapFlush(l *record.Loc, run *leapRun) {
 	switch {
 	case run.count == 0:
-	case run.count == 1 && run.thread < LeapInline:
-		l.Stream.Put(LeapTagThread0+uint8(run.thread), 0)
+	case run.count == 1 && run.thread < inlineThreads:
+		l.Stream.Put(tagThread0+uint8(run.thread), 0)
 	case run.count == 1:
-		l.Stream.Put(LeapTagThread, 0, uint64(run.thread))
+		l.Stream.Put(tagThread, 0, uint64(run.thread))
 	default:
-		l.Stream.Put(LeapTagRun, 0, uint64(run.thread), run.count)
+		l.Stream.Put(tagRun, 0, uint64(run.thread), run.count)
 	}
 	run.count = 0
 }
 
-func (r *leap) ReadBegin(t *Thread, l *Loc) uint64 {
+func (r *leap) ReadBegin(t *record.Thread, l *record.Loc) uint64 {
 	l.Mu.Lock()
 	r.access(t, l)
 	return 0
 }
 
-func (r *leap) ReadEnd(t *Thread, l *Loc, begin uint64, value uint64) bool {
+func (r *leap) ReadEnd(t *record.Thread, l *record.Loc, begin uint64, value uint64) bool {
 	l.Mu.Unlock()
 	return false
 }
 
-func (r *leap) WriteBegin(t *Thread, l *Loc) {
+func (r *leap) WriteBegin(t *record.Thread, l *record.Loc) {
 	l.Mu.Lock()
 	r.access(t, l)
 }
 
-func (r *leap) WriteEnd(t *Thread, l *Loc, a sched.Access, read, written uint64) {
+func (r *leap) WriteEnd(t *record.Thread, l *record.Loc, a sched.Access, read, written uint64) {
 	l.Mu.Unlock()
 }
 
-func (r *leap) Sync(t *Thread, l *Loc, a sched.Access, value uint64) {
+func (r *leap) Sync(t *record.Thread, l *record.Loc, a sched.Access, value uint64) {
 	r.access(t, l)
 }
 
-func (r *leap) ExitThread(t *Thread) {}
+func (r *leap) ExitThread(t *record.Thread) {}
 
-func (r *leap) Close(locs []*Loc) {
+func (r *leap) Close(locs []*record.Loc) {
 	if !r.rle {
 		return
 	}

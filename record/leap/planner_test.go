@@ -1,37 +1,39 @@
-package replay
+package leap
 
 import (
 	"fmt"
 	"testing"
 
+	"github.com/weftdev/weft/internal/rectest"
 	"github.com/weftdev/weft/record"
+	"github.com/weftdev/weft/replay"
 	"github.com/weftdev/weft/sched"
 )
 
 func TestLeapReplayFailure(t *testing.T) {
 	for _, rle := range []bool{false, true} {
 		t.Run(fmt.Sprintf("rle=%v", rle), func(t *testing.T) {
-			body := lostUpdate(3, 2)
-			newRec := func() record.Recorder { return record.NewLeap(record.LeapOptions{RunLength: rle}) }
-			res, log, runs := recordFailure(t, newRec, body, 5000)
+			body := rectest.LostUpdate(3, 2)
+			newRec := func() record.Recorder { return New(Options{RunLength: rle}) }
+			res, log, runs := rectest.RecordFailure(t, newRec, body, 5000)
 			t.Logf("failed after %d recorded runs: %s", runs, res.Failure.Message)
 			if res.Failure.Kind != sched.Panic {
 				t.Fatalf("recorded failure %v: %s", res.Failure.Kind, res.Failure.Message)
 			}
-			replayN(t, body, log, res.Failure, 20)
+			rectest.ReplayN(t, body, log, res.Failure, 20)
 		})
 	}
 }
 
 func TestLeapReplayPass(t *testing.T) {
-	replayPass(t, func() record.Recorder { return record.NewLeap(record.LeapOptions{}) }, lostUpdate(3, 2), 50, 5)
+	rectest.ReplayPass(t, func() record.Recorder { return New(Options{}) }, rectest.LostUpdate(3, 2), 50, 5)
 }
 
 // A log whose vector cannot be followed (an access of a goroutine the run
 // never makes) replays unfaithfully, without hanging.
 func TestLeapReplayBadVector(t *testing.T) {
-	body := lostUpdate(2, 1)
-	_, log := recordOnce(t, record.NewLeap(record.LeapOptions{}), body, t.TempDir())
+	body := rectest.LostUpdate(2, 1)
+	_, log := rectest.RecordOnce(t, New(Options{}), body, t.TempDir())
 	// Reverse every location's vector.
 	for loc, es := range log.Locs {
 		for i, j := 0, len(es)-1; i < j; i, j = i+1, j-1 {
@@ -39,7 +41,7 @@ func TestLeapReplayBadVector(t *testing.T) {
 		}
 		log.Locs[loc] = es
 	}
-	out, err := Run(body, log, Options{})
+	out, err := replay.Run(body, log, replay.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,30 +57,30 @@ func TestLeapPlanErrors(t *testing.T) {
 			Threads: []record.ThreadLog{{ID: "0", Ops: 3}, {ID: "0.1", Ops: 1}},
 			Locs:    [][]record.Entry{nil, es}}
 	}
-	one := func(th uint64) record.Entry { return record.Entry{Tag: record.LeapTagThread, Args: []uint64{th}} }
+	one := func(th uint64) record.Entry { return record.Entry{Tag: tagThread, Args: []uint64{th}} }
 	cases := map[string]*record.Log{
 		"unknown tag":   mk(record.Entry{Tag: 3}),
-		"missing arg":   mk(record.Entry{Tag: record.LeapTagThread}),
+		"missing arg":   mk(record.Entry{Tag: tagThread}),
 		"no thread":     mk(one(2)),
-		"empty run":     mk(record.Entry{Tag: record.LeapTagRun, Args: []uint64{0, 0}}),
+		"empty run":     mk(record.Entry{Tag: tagRun, Args: []uint64{0, 0}}),
 		"too many":      mk(one(1), one(1)),
-		"huge run":      mk(record.Entry{Tag: record.LeapTagRun, Args: []uint64{0, 1 << 63}}, record.Entry{Tag: record.LeapTagRun, Args: []uint64{0, 1 << 63}}),
-		"inline arg":    mk(record.Entry{Tag: record.LeapTagThread0, Args: []uint64{0}}),
-		"inline thread": mk(record.Entry{Tag: record.LeapTagThread0 + 5}),
+		"huge run":      mk(record.Entry{Tag: tagRun, Args: []uint64{0, 1 << 63}}, record.Entry{Tag: tagRun, Args: []uint64{0, 1 << 63}}),
+		"inline arg":    mk(record.Entry{Tag: tagThread0, Args: []uint64{0}}),
+		"inline thread": mk(record.Entry{Tag: tagThread0 + 5}),
 	}
 	for name, log := range cases {
 		if _, err := planLeap(log); err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}
-	if _, err := planLeap(mk(one(0), record.Entry{Tag: record.LeapTagThread0 + 1}, record.Entry{Tag: record.LeapTagRun, Args: []uint64{0, 2}})); err != nil {
+	if _, err := planLeap(mk(one(0), record.Entry{Tag: tagThread0 + 1}, record.Entry{Tag: tagRun, Args: []uint64{0, 2}})); err != nil {
 		t.Errorf("valid log: %v", err)
 	}
 }
 
 // The oracle: heads, runs, and accesses of unknown locations.
 func TestLeapOracle(t *testing.T) {
-	th := func(i int) record.Entry { return record.Entry{Tag: record.LeapTagThread0 + uint8(i)} }
+	th := func(i int) record.Entry { return record.Entry{Tag: tagThread0 + uint8(i)} }
 	log := &record.Log{Algorithm: "leap", Complete: true,
 		Threads: []record.ThreadLog{{ID: "0", Ops: 10}, {ID: "0.1", Ops: 10}},
 		Locs: [][]record.Entry{nil,
@@ -91,7 +93,7 @@ func TestLeapOracle(t *testing.T) {
 	}
 	step := func(thread int, loc uint32, want bool) {
 		t.Helper()
-		a := Access{Thread: thread, Loc: loc}
+		a := record.Access{Thread: thread, Loc: loc}
 		if got := o.Allow(a); got != want {
 			t.Fatalf("Allow(thread %d, loc %d) = %v, want %v", thread, loc, got, want)
 		}
@@ -116,7 +118,7 @@ func TestLeapOracle(t *testing.T) {
 // FuzzLeapLog feeds arbitrary bytes to the log decoder and the LEAP
 // planner, and drives the oracle: errors, never panics.
 func FuzzLeapLog(f *testing.F) {
-	data := recordBytes(f, record.NewLeap(record.LeapOptions{}), lostUpdate(2, 1))
+	data := rectest.RecordBytes(f, New(Options{}), rectest.LostUpdate(2, 1))
 	f.Add(data)
 	f.Add(data[:len(data)/2])
 	f.Add([]byte{2, 3, 9, 8, 0, 31, 1, 2, 0, 0, 1})
@@ -139,15 +141,15 @@ func FuzzLeapLog(f *testing.F) {
 // location streams of entries.
 func leapLogFrom(data []byte) *record.Log {
 	log := &record.Log{Algorithm: "leap", Complete: true}
-	in := &fuzzInput{data}
-	next := in.next
+	in := &rectest.FuzzInput{Data: data}
+	next := in.Next
 	nt := next() % 8
 	for i := range nt {
 		log.Threads = append(log.Threads, record.ThreadLog{ID: fmt.Sprint(i), Ops: next()})
 	}
 	nl := next() % 8
 	log.Locs = make([][]record.Entry, nl+1)
-	for len(in.data) > 0 {
+	for len(in.Data) > 0 {
 		loc := next() % (nl + 1)
 		e := record.Entry{Tag: uint8(next() % 32)}
 		for range next() % 4 {
@@ -159,12 +161,12 @@ func leapLogFrom(data []byte) *record.Log {
 }
 
 // leapDrive calls the oracle with accesses drawn from data.
-func leapDrive(o Oracle, data []byte, threads, locs int) {
+func leapDrive(o record.Oracle, data []byte, threads, locs int) {
 	if threads == 0 {
 		return
 	}
 	for i := 0; i+1 < len(data) && i < 2048; i += 2 {
-		a := Access{Thread: int(data[i]) % threads, Loc: uint32(data[i+1]) % uint32(locs+2)}
+		a := record.Access{Thread: int(data[i]) % threads, Loc: uint32(data[i+1]) % uint32(locs+2)}
 		if o.Allow(a) || data[i]&0x80 != 0 {
 			o.Performed(a)
 		}
@@ -177,10 +179,10 @@ func BenchmarkLeapReplay(b *testing.B) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			const workers = 4
 			// Each round is 6 accesses (Lock, Load, Unlock, Lock, Store, Unlock).
-			body := lostUpdate(workers, n/(6*workers))
-			res, log := recordOnce(b, record.NewLeap(record.LeapOptions{}), body, b.TempDir())
+			body := rectest.LostUpdate(workers, n/(6*workers))
+			res, log := rectest.RecordOnce(b, New(Options{}), body, b.TempDir())
 			for b.Loop() {
-				out, err := Run(body, log, Options{Sched: sched.Options{MaxSteps: 4 * n}})
+				out, err := replay.Run(body, log, replay.Options{Sched: sched.Options{MaxSteps: 4 * n}})
 				if err != nil {
 					b.Fatal(err)
 				}

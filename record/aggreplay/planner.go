@@ -1,4 +1,4 @@
-package replay
+package aggreplay
 
 import (
 	"fmt"
@@ -20,7 +20,7 @@ import (
 //
 // Performed pops W_x or L_m, or counts the read (RC_t[t]++).
 //
-// Departures from the paper (see record/aggreplay.go for the log):
+// Departures from the paper (see recorder.go for the log):
 //
 //   - W_x and L_m name (thread, counter), so the head is matched by the
 //     access's identity; EX entries and WR entries are found by the
@@ -61,9 +61,7 @@ type aggReplayLoc struct {
 	counts []uint64 // reads of x by each thread in the replay
 }
 
-func init() { register("aggreplay", planAggrePlay) }
-
-func planAggrePlay(log *record.Log) (Oracle, error) {
+func planAggrePlay(log *record.Log) (record.Oracle, error) {
 	nt := len(log.Threads)
 	o := &aggOracle{locs: map[uint32]*aggReplayLoc{}, ops: map[aggKey]aggOp{},
 		ex: map[aggKey][]uint64{}, wr: map[aggKey]uint64{}, prev: map[[2]uint32]uint64{}}
@@ -89,9 +87,9 @@ func planAggrePlay(log *record.Log) (Oracle, error) {
 				return nil, fmt.Errorf("location %d: entry %d: access logged twice", id, k)
 			}
 			switch e.Tag {
-			case record.AggW, record.AggL:
+			case tagW, tagL:
 				x.order = append(x.order, key)
-				o.ops[key] = aggOp{loc: uint32(id), write: e.Tag == record.AggW}
+				o.ops[key] = aggOp{loc: uint32(id), write: e.Tag == tagW}
 			default:
 				return nil, fmt.Errorf("location %d: entry %d: unknown tag %d", id, k, e.Tag)
 			}
@@ -102,7 +100,7 @@ func planAggrePlay(log *record.Log) (Oracle, error) {
 			key := aggKey{uint32(ti), e.N}
 			switch e.Tag {
 			case record.TagTouch, record.TagChoice:
-			case record.AggRead:
+			case tagRead:
 				if _, dup := o.wr[key]; dup {
 					return nil, fmt.Errorf("goroutine %s: entry %d: read logged twice", tl.ID, k)
 				}
@@ -110,7 +108,7 @@ func planAggrePlay(log *record.Log) (Oracle, error) {
 					return nil, fmt.Errorf("goroutine %s: entry %d: malformed read", tl.ID, k)
 				}
 				o.wr[key] = e.Args[0]
-			case record.AggEX:
+			case tagEX:
 				if len(e.Args)%2 != 0 {
 					return nil, fmt.Errorf("goroutine %s: entry %d: odd RC vector", tl.ID, k)
 				}
@@ -155,7 +153,7 @@ func (o *aggOracle) loc(id uint32) *aggReplayLoc {
 
 // readsFrom returns the version of the write a's read read in the
 // recording.
-func (o *aggOracle) readsFrom(a Access) uint64 {
+func (o *aggOracle) readsFrom(a record.Access) uint64 {
 	v := o.prev[[2]uint32{uint32(a.Thread), a.Loc}]
 	if d, ok := o.wr[aggKey{uint32(a.Thread), a.N}]; ok {
 		v += d
@@ -164,7 +162,7 @@ func (o *aggOracle) readsFrom(a Access) uint64 {
 }
 
 // Allow implements Oracle.
-func (o *aggOracle) Allow(a Access) bool {
+func (o *aggOracle) Allow(a record.Access) bool {
 	key := aggKey{uint32(a.Thread), a.N}
 	if op, ok := o.ops[key]; ok {
 		// A write: the head of W_x, and checkReads; an acquisition: the
@@ -194,7 +192,7 @@ func (o *aggOracle) checkReads(key aggKey, x *aggReplayLoc) bool {
 }
 
 // Performed implements Oracle.
-func (o *aggOracle) Performed(a Access) {
+func (o *aggOracle) Performed(a record.Access) {
 	key := aggKey{uint32(a.Thread), a.N}
 	if op, ok := o.ops[key]; ok {
 		x := o.loc(op.loc)

@@ -1,8 +1,9 @@
-package record_test
+package leap
 
 import (
 	"testing"
 
+	"github.com/weftdev/weft/internal/rectest"
 	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sim"
 )
@@ -13,11 +14,11 @@ func leapVector(t *testing.T, es []record.Entry) []int {
 	var v []int
 	for _, e := range es {
 		switch {
-		case e.Tag == record.LeapTagThread && len(e.Args) == 1:
+		case e.Tag == tagThread && len(e.Args) == 1:
 			v = append(v, int(e.Args[0]))
-		case e.Tag >= record.LeapTagThread0 && e.Tag < record.LeapTagRun && len(e.Args) == 0:
-			v = append(v, int(e.Tag-record.LeapTagThread0))
-		case e.Tag == record.LeapTagRun && len(e.Args) == 2:
+		case e.Tag >= tagThread0 && e.Tag < tagRun && len(e.Args) == 0:
+			v = append(v, int(e.Tag-tagThread0))
+		case e.Tag == tagRun && len(e.Args) == 2:
 			for i := uint64(0); i < e.Args[1]; i++ {
 				v = append(v, int(e.Args[0]))
 			}
@@ -53,7 +54,7 @@ func TestLeapRegistered(t *testing.T) {
 // One goroutine: every access is its own one-byte entry, in order.
 func TestLeapOneGoroutine(t *testing.T) {
 	rec, _ := record.New("leap")
-	_, log := recordLog(t, rec, func() {
+	_, log := rectest.RecordLog(t, rec, func() {
 		var m sim.Mutex
 		v := sim.NewVar(0)
 		m.Lock()              // op 1
@@ -65,7 +66,7 @@ func TestLeapOneGoroutine(t *testing.T) {
 	if len(log.Threads) != 1 {
 		t.Fatalf("%d threads", len(log.Threads))
 	}
-	lm, lv := touched(t, log, 0, 1), touched(t, log, 0, 2)
+	lm, lv := rectest.Touched(t, log, 0, 1), rectest.Touched(t, log, 0, 2)
 	if got := leapVector(t, log.Locs[lm]); !equalInts(got, []int{0, 0}) {
 		t.Errorf("mutex vector %v, want [0 0]", got)
 	}
@@ -73,7 +74,7 @@ func TestLeapOneGoroutine(t *testing.T) {
 		t.Errorf("var vector %v, want [0 0 0 0]", got)
 	}
 	for _, e := range log.Locs[lv] {
-		if e.Tag != record.LeapTagThread0 || len(e.Args) != 0 {
+		if e.Tag != tagThread0 || len(e.Args) != 0 {
 			t.Errorf("entry %+v, want the one-byte form of thread 0", e)
 		}
 	}
@@ -83,8 +84,8 @@ func TestLeapOneGoroutine(t *testing.T) {
 // child and writes, the child reads after.
 func TestLeapOrderedByMutex(t *testing.T) {
 	for _, rle := range []bool{false, true} {
-		rec := record.NewLeap(record.LeapOptions{RunLength: rle})
-		_, log := recordLog(t, rec, func() {
+		rec := New(Options{RunLength: rle})
+		_, log := rectest.RecordLog(t, rec, func() {
 			var m sim.Mutex
 			v := sim.NewVar(0)
 			m.Lock()
@@ -101,7 +102,7 @@ func TestLeapOrderedByMutex(t *testing.T) {
 		if len(log.Threads) != 2 {
 			t.Fatalf("%d threads", len(log.Threads))
 		}
-		lm, lv := touched(t, log, 0, 1), touched(t, log, 0, 3)
+		lm, lv := rectest.Touched(t, log, 0, 1), rectest.Touched(t, log, 0, 3)
 		if got := leapVector(t, log.Locs[lm]); !equalInts(got, []int{0, 0, 1, 1}) {
 			t.Errorf("rle=%v: mutex vector %v, want [0 0 1 1]", rle, got)
 		}
@@ -119,7 +120,7 @@ func TestLeapOrderedByMutex(t *testing.T) {
 func TestLeapManyGoroutines(t *testing.T) {
 	const n = 40
 	rec, _ := record.New("leap")
-	_, log := recordLog(t, rec, func() {
+	_, log := rectest.RecordLog(t, rec, func() {
 		var m sim.Mutex
 		c := sim.NewVar(0)
 		for range n {
@@ -133,7 +134,7 @@ func TestLeapManyGoroutines(t *testing.T) {
 	if len(log.Threads) != n+1 {
 		t.Fatalf("%d threads", len(log.Threads))
 	}
-	lm := touched(t, log, 1, 1)
+	lm := rectest.Touched(t, log, 1, 1)
 	vm := leapVector(t, log.Locs[lm])
 	if len(vm) != 2*n {
 		t.Fatalf("mutex vector of %d accesses, want %d", len(vm), 2*n)
@@ -147,9 +148,9 @@ func TestLeapManyGoroutines(t *testing.T) {
 		seen[vm[i]] = true
 	}
 	for _, e := range log.Locs[lm] {
-		if e.Tag == record.LeapTagThread {
+		if e.Tag == tagThread {
 			wide = true
-			if e.Args[0] < uint64(record.LeapInline) {
+			if e.Args[0] < uint64(inlineThreads) {
 				t.Errorf("thread %d logged in the wide form", e.Args[0])
 			}
 		}
@@ -170,16 +171,16 @@ func TestLeapLogSize(t *testing.T) {
 		}
 	}
 	rec, _ := record.New("leap")
-	res, log := recordLog(t, rec, body)
-	lv := touched(t, log, 0, 1)
+	res, log := rectest.RecordLog(t, rec, body)
+	lv := rectest.Touched(t, log, 0, 1)
 	if len(log.Locs[lv]) != n {
 		t.Fatalf("%d entries, want %d", len(log.Locs[lv]), n)
 	}
 	if res.Bytes > n+n/4+512 {
 		t.Errorf("log of %d accesses takes %d bytes", n, res.Bytes)
 	}
-	res2, log2 := recordLog(t, record.NewLeap(record.LeapOptions{RunLength: true}), body)
-	lv = touched(t, log2, 0, 1)
+	res2, log2 := rectest.RecordLog(t, New(Options{RunLength: true}), body)
+	lv = rectest.Touched(t, log2, 0, 1)
 	if len(log2.Locs[lv]) != 1 || len(leapVector(t, log2.Locs[lv])) != n {
 		t.Fatalf("run-length log: %d entries", len(log2.Locs[lv]))
 	}

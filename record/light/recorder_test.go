@@ -1,21 +1,22 @@
-package record_test
+package light
 
 import (
 	"reflect"
 	"testing"
 
+	"github.com/weftdev/weft/internal/rectest"
 	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sim"
 )
 
-// lightUncopy returns Light's entries of a stream, copies expanded.
-func lightUncopy(es []record.Entry) []record.Entry {
+// expandCopies returns Light's entries of a stream, copies expanded.
+func expandCopies(es []record.Entry) []record.Entry {
 	var out []record.Entry
 	for _, e := range es {
 		if e.Tag < record.TagFirst {
 			continue
 		}
-		if e.Tag != record.LightCopy {
+		if e.Tag != tagCopy {
 			out = append(out, e)
 			continue
 		}
@@ -41,10 +42,10 @@ func lightEntries(es []record.Entry) []record.Entry {
 	var prevLoc uint64
 	prevN := map[uint64]uint64{}
 	unzz := func(v uint64) uint64 { return uint64(int64(v>>1) ^ -int64(v&1)) }
-	for _, e := range lightUncopy(es) {
-		if e.Tag >= record.LightRepeat {
-			d := dict[e.Tag-record.LightRepeat]
-			copy(dict[1:e.Tag-record.LightRepeat+1], dict[:e.Tag-record.LightRepeat])
+	for _, e := range expandCopies(es) {
+		if e.Tag >= tagRepeat {
+			d := dict[e.Tag-tagRepeat]
+			copy(dict[1:e.Tag-tagRepeat+1], dict[:e.Tag-tagRepeat])
 			dict[0] = d
 			e = record.Entry{Tag: d.Tag, N: e.N, Args: d.Args}
 		} else {
@@ -55,7 +56,7 @@ func lightEntries(es []record.Entry) []record.Entry {
 			dict[0] = e
 		}
 		args := append([]uint64(nil), e.Args...)
-		if e.Tag == record.LightRead || e.Tag == record.LightWrite || e.Tag == record.LightBarrier {
+		if e.Tag == tagRead || e.Tag == tagWrite || e.Tag == tagBarrier {
 			// location<<3 | code, and code-7 if the code is 7 or more
 			code, k := args[0]&7, 1
 			if code == 7 {
@@ -65,9 +66,9 @@ func lightEntries(es []record.Entry) []record.Entry {
 		}
 		loc, who := true, 1
 		switch e.Tag {
-		case record.LightWriteOwn:
+		case tagWriteOwn:
 			who = -1
-		case record.LightStart:
+		case tagStart:
 			loc, who = false, 0
 		}
 		if loc {
@@ -93,7 +94,7 @@ func e(tag uint8, n uint64, args ...uint64) record.Entry {
 // another write (the initial value) is an interval logged at the
 // goroutine's end.
 func TestLightLogOneGoroutine(t *testing.T) {
-	_, log := recordLog(t, recorder(t, "light"), func() {
+	_, log := rectest.RecordLog(t, rectest.Recorder(t, "light"), func() {
 		v := sim.NewVar(0)
 		v.Store(1)   // 1: first write, predecessor the initial value
 		_ = v.Load() // 2: reads its own write: not logged (Lemma 4.3)
@@ -105,8 +106,8 @@ func TestLightLogOneGoroutine(t *testing.T) {
 	})
 	got := lightEntries(log.Threads[0].Entries)
 	want := []record.Entry{
-		e(record.LightWrite, 1, 1, 0, 0),
-		e(record.LightRead, 6, 2, 0, 0, 0),
+		e(tagWrite, 1, 1, 0, 0),
+		e(tagRead, 6, 2, 0, 0, 0),
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("entries\n got %v\nwant %v", got, want)
@@ -117,7 +118,7 @@ func TestLightLogOneGoroutine(t *testing.T) {
 // order is the mutex's, whose acquisitions are logged.
 func TestLightLogGuarded(t *testing.T) {
 	var m sim.Mutex
-	_, log := recordLog(t, recorder(t, "light"), func() {
+	_, log := rectest.RecordLog(t, rectest.Recorder(t, "light"), func() {
 		v := sim.NewVar(0)
 		m.Lock() // 1: acquire, location 1
 		v.Store(1)
@@ -133,17 +134,17 @@ func TestLightLogGuarded(t *testing.T) {
 	})
 	root := lightEntries(log.Threads[0].Entries)
 	// The release overwrites the goroutine's own acquire: not logged.
-	want := []record.Entry{e(record.LightWrite, 1, 1, 0, 0)}
+	want := []record.Entry{e(tagWrite, 1, 1, 0, 0)}
 	if !reflect.DeepEqual(root, want) {
 		t.Fatalf("root entries\n got %v\nwant %v", root, want)
 	}
 	child := lightEntries(log.Threads[1].Entries)
 	// Its first access names the root's operation 5 that started it.
-	want = []record.Entry{e(record.LightStart, 1, 2, 5), e(record.LightWrite, 1, 1, 2, 4)}
+	want = []record.Entry{e(tagStart, 1, 2, 5), e(tagWrite, 1, 1, 2, 4)}
 	if !reflect.DeepEqual(child, want) {
 		t.Fatalf("child entries\n got %v\nwant %v", child, want)
 	}
-	if got := log.Locs[2]; !reflect.DeepEqual(got, []record.Entry{e(record.LightGuarded, 0, 1, 4)}) {
+	if got := log.Locs[2]; !reflect.DeepEqual(got, []record.Entry{e(tagGuarded, 0, 1, 4)}) {
 		t.Fatalf("var location entries %v, want it guarded by 1 with 4 accesses skipped", got)
 	}
 }
@@ -153,7 +154,7 @@ func TestLightLogGuarded(t *testing.T) {
 // skipped one.
 func TestLightLogBrokenGuard(t *testing.T) {
 	var m sim.Mutex
-	_, log := recordLog(t, recorder(t, "light"), func() {
+	_, log := rectest.RecordLog(t, rectest.Recorder(t, "light"), func() {
 		v := sim.NewVar(0)
 		m.Lock()   // 1
 		v.Store(1) // 2: skipped
@@ -163,8 +164,8 @@ func TestLightLogBrokenGuard(t *testing.T) {
 	})
 	got := lightEntries(log.Threads[0].Entries)
 	want := []record.Entry{
-		e(record.LightWrite, 1, 1, 0, 0),
-		e(record.LightBarrier, 4, 2, 1, 2),
+		e(tagWrite, 1, 1, 0, 0),
+		e(tagBarrier, 4, 2, 1, 2),
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("entries\n got %v\nwant %v", got, want)
@@ -178,7 +179,7 @@ func TestLightLogBrokenGuard(t *testing.T) {
 // it by goroutine index and counter.
 func TestLightLogCrossGoroutine(t *testing.T) {
 	var m sim.Mutex
-	_, log := recordLog(t, recorder(t, "light"), func() {
+	_, log := rectest.RecordLog(t, rectest.Recorder(t, "light"), func() {
 		v := sim.NewVar(0)
 		_ = v.Load() // 1: unguarded: the location (1) is broken, logged
 		sim.Go(func() {
@@ -197,12 +198,12 @@ func TestLightLogCrossGoroutine(t *testing.T) {
 		}
 	})
 	child := lightEntries(log.Threads[1].Entries)
-	if len(child) < 3 || !reflect.DeepEqual(child[2], e(record.LightWrite, 2, 1, 0, 0)) {
+	if len(child) < 3 || !reflect.DeepEqual(child[2], e(tagWrite, 2, 1, 0, 0)) {
 		t.Fatalf("child entries %v: want its write at 2, overwriting the initial value", child)
 	}
 	var last record.Entry
 	for _, x := range lightEntries(log.Threads[0].Entries) {
-		if x.Tag == record.LightRead && x.Args[0] == 1 {
+		if x.Tag == tagRead && x.Args[0] == 1 {
 			last = x
 		}
 	}
@@ -214,7 +215,7 @@ func TestLightLogCrossGoroutine(t *testing.T) {
 // A write over another goroutine's write that goroutine read back (reads
 // that are not logged) names the last such read.
 func TestLightLogOwnReadOverwritten(t *testing.T) {
-	_, log := recordLog(t, recorder(t, "light"), func() {
+	_, log := rectest.RecordLog(t, rectest.Recorder(t, "light"), func() {
 		v := sim.NewVar(0)
 		v.Store(1)   // 1
 		_ = v.Load() // 2: its own write: not logged
@@ -226,7 +227,7 @@ func TestLightLogOwnReadOverwritten(t *testing.T) {
 	child := lightEntries(log.Threads[1].Entries)
 	var got record.Entry
 	for _, x := range child {
-		if x.Tag == record.LightWrite && x.Args[0] == 1 {
+		if x.Tag == tagWrite && x.Args[0] == 1 {
 			got = x
 		}
 	}

@@ -1,8 +1,9 @@
-package record_test
+package stride
 
 import (
 	"testing"
 
+	"github.com/weftdev/weft/internal/rectest"
 	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sim"
 )
@@ -16,9 +17,9 @@ func strideWrites(t *testing.T, es []record.Entry) [][3]uint64 {
 	for _, e := range es {
 		var th, dn, d uint64
 		switch {
-		case e.Tag == record.StrideWrite && len(e.Args) == 3:
+		case e.Tag == tagWrite && len(e.Args) == 3:
 			th, dn, d = e.Args[0], e.Args[1], e.Args[2]
-		case e.Tag == record.StrideWriteSame && len(e.Args) == 2 && len(ws) > 0:
+		case e.Tag == tagWriteSame && len(e.Args) == 2 && len(ws) > 0:
 			th, dn, d = last, e.Args[0], e.Args[1]
 		default:
 			t.Fatalf("unexpected location entry %+v", e)
@@ -42,12 +43,12 @@ func strideReads(t *testing.T, es []record.Entry) [][4]uint64 {
 		switch {
 		case e.Tag < record.TagFirst:
 			continue
-		case e.Tag == record.StrideRead && len(e.Args) == 3:
+		case e.Tag == tagRead && len(e.Args) == 3:
 			loc, d, delta = e.Args[0], e.Args[1], e.Args[2]
 			lastLoc = loc
-		case e.Tag == record.StrideReadSame && len(e.Args) == 2 && lastLoc != 0:
+		case e.Tag == tagReadSame && len(e.Args) == 2 && lastLoc != 0:
 			loc, d, delta = lastLoc, e.Args[0], e.Args[1]
-		case e.Tag == record.StrideSyncRead && len(e.Args) == 2:
+		case e.Tag == tagSyncRead && len(e.Args) == 2:
 			loc, d, delta = e.Args[0], ^uint64(0), e.Args[1]
 		default:
 			t.Fatalf("unexpected thread entry %+v", e)
@@ -68,7 +69,7 @@ func TestStrideRegistered(t *testing.T) {
 // One goroutine: versions are exact, and the bound of each read is the
 // version it read.
 func TestStrideOneGoroutine(t *testing.T) {
-	_, log := recordLog(t, recorder(t, "stride"), func() {
+	_, log := rectest.RecordLog(t, rectest.Recorder(t, "stride"), func() {
 		v := sim.NewVar(0)
 		_ = v.Load() // initial value: version 0
 		v.Store(7)
@@ -98,7 +99,7 @@ func TestStrideOneGoroutine(t *testing.T) {
 	// Reads of the same location after the first use the short form.
 	short := 0
 	for _, e := range log.Threads[0].Entries {
-		if e.Tag == record.StrideReadSame {
+		if e.Tag == tagReadSame {
 			short++
 		}
 	}
@@ -110,7 +111,7 @@ func TestStrideOneGoroutine(t *testing.T) {
 // Goroutines ordered by a Mutex: the mutex's location orders its Lock and
 // Unlock as writes; the Var's writes and reads are exact.
 func TestStrideOrderedByMutex(t *testing.T) {
-	_, log := recordLog(t, recorder(t, "stride"), func() {
+	_, log := rectest.RecordLog(t, rectest.Recorder(t, "stride"), func() {
 		var m sim.Mutex
 		v := sim.NewVar(0)
 		m.Lock() // root first: children start after
@@ -174,7 +175,7 @@ func TestStrideOrderedByMutex(t *testing.T) {
 // run of one goroutine's reads and writes costs a few bytes each.
 func TestStrideLogSize(t *testing.T) {
 	const n = 20000
-	res, _ := recordLog(t, recorder(t, "stride"), func() {
+	res, _ := rectest.RecordLog(t, rectest.Recorder(t, "stride"), func() {
 		v := sim.NewVar(0)
 		for i := range n {
 			v.Store(i & 7)

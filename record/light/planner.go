@@ -1,4 +1,4 @@
-package replay
+package light
 
 // The Light replayer (Liu et al., PLDI'15, §4.2): build the constraints of
 // the log and solve them offline into a total order of the logged accesses,
@@ -22,7 +22,7 @@ package replay
 //   - a goroutine's first access after the operation that started it
 //     (§4.3: the start is a write its first access reads);
 //   - a barrier (the first logged access of a goroutine to a location whose
-//     Lemma 4.2 guard broke, see record/light.go): the named access before.
+//     Lemma 4.2 guard broke, see recorder.go): the named access before.
 //
 // "x before y" where x is not itself a logged event (a guarded access, or a
 // write that was not logged, see below) becomes: the last logged event of
@@ -36,7 +36,7 @@ package replay
 // change what it reads. So every location's write order is known to the
 // replay: each logged write names its predecessor, and a write that is not
 // logged is one that overwrote its own goroutine's previous write of the
-// location (record/light.go drops those: a goroutine's runs of writes to a
+// location (recorder.go drops those: a goroutine's runs of writes to a
 // location, a lock's release after its acquire, an atomic counter's
 // uncontended increments cost nothing). Such a write w' with predecessor w,
 // both of goroutine t, is ordered as follows:
@@ -59,7 +59,7 @@ package replay
 // Reads of a goroutine's own last write are not logged either (Lemma 4.3):
 // program order puts them after the write, and the write w'' of another
 // goroutine that overwrote it names, with its predecessor, the last such
-// read (record/light.go publishes it in the location for the writer), and
+// read (recorder.go publishes it in the location for the writer), and
 // waits for it like for an unlogged write. A publication may be spurious:
 // the read raced with w'' and was retried, reading w'' or a later write;
 // it is then a logged interval's first read, and w'' waits for the
@@ -124,7 +124,7 @@ import (
 )
 
 // lightUnpack returns e with its location and writer code in two
-// arguments, as record/light.go's lightThread.where packs them in one (or
+// arguments, as recorder.go's lightThread.where packs them in one (or
 // two, for a code of 7 or more).
 func lightUnpack(e record.Entry) (record.Entry, error) {
 	if len(e.Args) == 0 {
@@ -151,11 +151,11 @@ func lightUncopy(es []record.Entry, ops uint64) ([]record.Entry, error) {
 		if e.Tag < record.TagFirst {
 			continue
 		}
-		if e.Tag != record.LightCopy {
+		if e.Tag != tagCopy {
 			out = append(out, e)
 			continue
 		}
-		if len(e.Args) != 2 || e.Args[0] == 0 || e.Args[0] > record.LightWindow || e.Args[0] > uint64(len(out)) || e.Args[1] == 0 || e.Args[1] > limit-uint64(len(out)) {
+		if len(e.Args) != 2 || e.Args[0] == 0 || e.Args[0] > copyWindow || e.Args[0] > uint64(len(out)) || e.Args[1] == 0 || e.Args[1] > limit-uint64(len(out)) {
 			return nil, fmt.Errorf("operation %d: malformed copy %v of %d entries", e.N, e.Args, len(out))
 		}
 		d := int(e.Args[0])
@@ -182,8 +182,6 @@ func lightUncopy(es []record.Entry, ops uint64) ([]record.Entry, error) {
 	}
 	return out, nil
 }
-
-func init() { register("light", planLight) }
 
 // lightID names an access: goroutine t (-1: the initial value) and counter.
 type lightID struct {
@@ -226,7 +224,7 @@ type lightEdge struct{ from, to int32 }
 
 // lightStream is the decoding state of one goroutine's stream: the
 // counter last named of each goroutine and the last location (see
-// record.LightRead).
+// tagRead).
 type lightStream struct {
 	prevN   []uint64
 	prevLoc uint64
@@ -236,8 +234,8 @@ type lightStream struct {
 // expand returns e, a repeat expanded, and keeps the stream's last
 // distinct entries.
 func (st *lightStream) expand(e record.Entry) (record.Entry, error) {
-	if e.Tag >= record.LightRepeat {
-		j := int(e.Tag - record.LightRepeat)
+	if e.Tag >= tagRepeat {
+		j := int(e.Tag - tagRepeat)
 		if j >= len(st.dict) || len(e.Args) != 0 {
 			return e, fmt.Errorf("operation %d: repeat %d of %d entries", e.N, j, len(st.dict))
 		}
@@ -246,7 +244,7 @@ func (st *lightStream) expand(e record.Entry) (record.Entry, error) {
 		st.dict[0] = d
 		return record.Entry{Tag: d.Tag, N: e.N, Args: d.Args}, nil
 	}
-	if len(st.dict) < record.LightDict {
+	if len(st.dict) < dictSize {
 		st.dict = append(st.dict, record.Entry{})
 	}
 	copy(st.dict[1:], st.dict[:len(st.dict)-1])
@@ -284,7 +282,7 @@ func lightDecode(log *record.Log, st *lightStream, t int, n, code, v uint64) (li
 	return lightID{}, fmt.Errorf("goroutine %d, operation %d: goroutine code %d out of range", t, n, code)
 }
 
-func planLight(log *record.Log) (Oracle, error) {
+func planLight(log *record.Log) (record.Oracle, error) {
 	p, err := solveLight(log)
 	if err != nil {
 		return nil, err
@@ -332,33 +330,33 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 			if err != nil {
 				return nil, fmt.Errorf("goroutine %d: %v", i, err)
 			}
-			if e.Tag == record.LightRead || e.Tag == record.LightWrite || e.Tag == record.LightBarrier {
+			if e.Tag == tagRead || e.Tag == tagWrite || e.Tag == tagBarrier {
 				if e, err = lightUnpack(e); err != nil {
 					return nil, fmt.Errorf("goroutine %d: %v", i, err)
 				}
 			}
 			want := 0
 			switch e.Tag {
-			case record.LightRead:
+			case tagRead:
 				want = 4
-			case record.LightWrite, record.LightBarrier:
+			case tagWrite, tagBarrier:
 				want = 3
-			case record.LightWriteOwn:
+			case tagWriteOwn:
 				want = 1
-			case record.LightStart:
+			case tagStart:
 				want = 2
 			}
 			if want == 0 {
 				return nil, fmt.Errorf("goroutine %d: unknown entry tag %d", i, e.Tag)
 			}
-			if e.Tag == record.LightWrite && len(e.Args) == 4 {
+			if e.Tag == tagWrite && len(e.Args) == 4 {
 				want = 4
 			}
 			if len(e.Args) != want {
 				return nil, fmt.Errorf("goroutine %d: entry tag %d with %d arguments, want %d", i, e.Tag, len(e.Args), want)
 			}
 			switch e.Tag {
-			case record.LightRead:
+			case tagRead:
 				loc := st.loc(e.Args[0])
 				w, err := lightDecode(log, st, i, e.N, e.Args[1], e.Args[2])
 				if err != nil {
@@ -370,7 +368,7 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 				r := read{loc: loc, first: e.N, last: e.N + e.Args[3], w: w}
 				reads[i] = append(reads[i], r)
 				ns = append(ns, r.first, r.last)
-			case record.LightWrite:
+			case tagWrite:
 				loc := st.loc(e.Args[0])
 				w, err := lightDecode(log, st, i, e.N, e.Args[1], e.Args[2])
 				if err != nil {
@@ -385,10 +383,10 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 				}
 				writes[i] = append(writes[i], wr)
 				ns = append(ns, e.N)
-			case record.LightWriteOwn:
+			case tagWriteOwn:
 				writes[i] = append(writes[i], write{n: e.N, loc: st.loc(e.Args[0]), own: true})
 				ns = append(ns, e.N)
-			case record.LightBarrier:
+			case tagBarrier:
 				loc := st.loc(e.Args[0])
 				b, err := lightDecode(log, st, i, e.N, e.Args[1], e.Args[2])
 				if err != nil {
@@ -396,7 +394,7 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 				}
 				barriers[i] = append(barriers[i], barrier{n: e.N, loc: loc, b: b})
 				ns = append(ns, e.N)
-			case record.LightStart:
+			case tagStart:
 				b, err := lightDecode(log, st, i, e.N, e.Args[0], e.Args[1])
 				if err != nil {
 					return nil, err
@@ -507,7 +505,7 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 			after(e, w.prev)
 			if w.ownRead != 0 {
 				// A read whose publication raced with this write
-				// (record/light.go) was retried and read this write
+				// (recorder.go) was retried and read this write
 				// or a later one: it is logged, and only what came
 				// before it precedes this write.
 				n := w.ownRead
@@ -660,13 +658,13 @@ func newLightOracle(p *lightPlan) *lightOracle {
 	return o
 }
 
-func isWrite(a Access) bool { return a.Kind == sched.Write || a.Kind == sched.ReadWrite }
+func isWrite(a record.Access) bool { return a.Kind == sched.Write || a.Kind == sched.ReadWrite }
 
 // held reports that a is a write of a location whose last write in the
 // replay still has dependence intervals to be read: a write that is not
 // logged (it overwrites its goroutine's own previous write) has no other
 // constraint that keeps it out of them, and a logged one has one anyway.
-func (o *lightOracle) held(a Access) bool {
+func (o *lightOracle) held(a record.Access) bool {
 	if !isWrite(a) || a.Loc == 0 {
 		return false
 	}
@@ -679,7 +677,7 @@ func (o *lightOracle) held(a Access) bool {
 }
 
 // event returns the logged event of a, or -1.
-func (o *lightOracle) event(a Access) int32 {
+func (o *lightOracle) event(a record.Access) int32 {
 	if a.Thread < 0 || a.Thread >= len(o.cursor) {
 		return -1
 	}
@@ -690,7 +688,7 @@ func (o *lightOracle) event(a Access) int32 {
 	return -1
 }
 
-func (o *lightOracle) Allow(a Access) bool {
+func (o *lightOracle) Allow(a record.Access) bool {
 	if o.held(a) {
 		return false
 	}
@@ -709,7 +707,7 @@ func (o *lightOracle) Allow(a Access) bool {
 	return true
 }
 
-func (o *lightOracle) Performed(a Access) {
+func (o *lightOracle) Performed(a record.Access) {
 	if a.Thread < 0 || a.Thread >= len(o.cursor) {
 		return
 	}

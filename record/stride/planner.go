@@ -1,4 +1,4 @@
-package replay
+package stride
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 	"github.com/weftdev/weft/record"
 )
 
-// Stride's replay (Zhou, Xiao, Zhang, ICSE'12): the log (record/stride.go)
+// Stride's replay (Zhou, Xiao, Zhang, ICSE'12): the log (recorder.go)
 // orders each location's writes, and gives each read the digest of the
 // value it returned and its bounded linkage, the latest version it can
 // have read. The planner infers, under sequential consistency, the write
@@ -38,8 +38,6 @@ import (
 // has been performed. Synchronization reads are linked exactly, by the
 // version logged under the primitive's exclusion.
 
-func init() { register("stride", planStride) }
-
 type strideKey struct {
 	thread int
 	n      uint64
@@ -65,7 +63,7 @@ type strideOracle struct {
 type strideNV struct{ n, ver uint64 }
 
 // planStride reads a Stride log and infers its linkages.
-func planStride(log *record.Log) (Oracle, error) {
+func planStride(log *record.Log) (record.Oracle, error) {
 	nl := len(log.Locs)
 	o := &strideOracle{ops: map[strideKey]strideOp{}, cur: make([]uint64, nl), need: map[strideLocVer]int{}}
 	nwrites := make([]uint64, nl)
@@ -78,12 +76,12 @@ func planStride(log *record.Log) (Oracle, error) {
 			var thread int
 			var dn, digest uint64
 			switch {
-			case e.Tag == record.StrideWrite && len(e.Args) == 3:
+			case e.Tag == tagWrite && len(e.Args) == 3:
 				if e.Args[0] >= uint64(len(log.Threads)) {
 					return nil, fmt.Errorf("location %d, write %d: goroutine %d, of %d", loc, i+1, e.Args[0], len(log.Threads))
 				}
 				thread, dn, digest = int(e.Args[0]), e.Args[1], e.Args[2]
-			case e.Tag == record.StrideWriteSame && len(e.Args) == 2:
+			case e.Tag == tagWriteSame && len(e.Args) == 2:
 				if last < 0 {
 					return nil, fmt.Errorf("location %d, write %d: same goroutine as the previous write, but there is none", loc, i+1)
 				}
@@ -122,17 +120,17 @@ func planStride(log *record.Log) (Oracle, error) {
 			var digest, delta uint64
 			exact := false
 			switch {
-			case e.Tag == record.StrideRead && len(e.Args) == 3:
+			case e.Tag == tagRead && len(e.Args) == 3:
 				if e.Args[0] == 0 || e.Args[0] >= uint64(nl) {
 					return nil, fmt.Errorf("goroutine %s, entry %d: location %d, of %d", t.ID, i, e.Args[0], nl-1)
 				}
 				loc, digest, delta = uint32(e.Args[0]), e.Args[1], e.Args[2]
-			case e.Tag == record.StrideReadSame && len(e.Args) == 2:
+			case e.Tag == tagReadSame && len(e.Args) == 2:
 				if lastLoc == 0 {
 					return nil, fmt.Errorf("goroutine %s, entry %d: read of the previous read's location, but there is none", t.ID, i)
 				}
 				loc, digest, delta = lastLoc, e.Args[0], e.Args[1]
-			case e.Tag == record.StrideSyncRead && len(e.Args) == 2:
+			case e.Tag == tagSyncRead && len(e.Args) == 2:
 				if e.Args[0] == 0 || e.Args[0] >= uint64(nl) {
 					return nil, fmt.Errorf("goroutine %s, entry %d: location %d, of %d", t.ID, i, e.Args[0], nl-1)
 				}
@@ -189,7 +187,7 @@ func planStride(log *record.Log) (Oracle, error) {
 }
 
 // Allow implements Oracle.
-func (o *strideOracle) Allow(a Access) bool {
+func (o *strideOracle) Allow(a record.Access) bool {
 	op, ok := o.ops[strideKey{a.Thread, a.N}]
 	if !ok {
 		return true // not an access the log orders
@@ -201,7 +199,7 @@ func (o *strideOracle) Allow(a Access) bool {
 }
 
 // Performed implements Oracle.
-func (o *strideOracle) Performed(a Access) {
+func (o *strideOracle) Performed(a record.Access) {
 	k := strideKey{a.Thread, a.N}
 	op, ok := o.ops[k]
 	if !ok {

@@ -1,6 +1,10 @@
-package record
+package stride
 
-import "github.com/weftdev/weft/sched"
+import (
+	"github.com/weftdev/weft/record"
+	"github.com/weftdev/weft/record/internal/table"
+	"github.com/weftdev/weft/sched"
+)
 
 // Stride (Zhou, Xiao, Zhang, ICSE'12): search-based replay through bounded
 // linkages.
@@ -18,7 +22,7 @@ import "github.com/weftdev/weft/sched"
 // possibly have read, loaded from the location's version word just after
 // the value (OREO: "the latest version of write that read can possibly link
 // to"; AggrePlay: the version is "the upper" bound and the value "the
-// matching criterion"). The replay (replay/stride.go) searches back from
+// matching criterion"). The replay (planner.go) searches back from
 // that bound for a write of the same value.
 //
 // The version word (Loc.Word) counts twice per write, as a sequence lock
@@ -34,15 +38,15 @@ import "github.com/weftdev/weft/sched"
 //
 // Entries. Location stream (one per location, in version order):
 //
-//	strideWrite     goroutine, ΔN, value digest
-//	strideWriteSame ΔN, value digest            (same goroutine as the previous write)
+//	tagWrite     goroutine, ΔN, value digest
+//	tagWriteSame ΔN, value digest            (same goroutine as the previous write)
 //
 // ΔN is the operation counter minus that of the goroutine's previous write
 // of the location. Goroutine streams (counter delta-coded by the stream):
 //
-//	strideRead      location, value digest, Δbound
-//	strideReadSame  value digest, Δbound        (same location as the goroutine's previous read)
-//	strideSyncRead  location, Δversion          (exact)
+//	tagRead      location, value digest, Δbound
+//	tagReadSame  value digest, Δbound        (same location as the goroutine's previous read)
+//	tagSyncRead  location, Δversion          (exact)
 //
 // Δbound is the bound minus the one of the goroutine's previous read of the
 // location (versions a goroutine sees only grow), modulo 2^64.
@@ -50,21 +54,19 @@ import "github.com/weftdev/weft/sched"
 // State is bounded: per goroutine, the last bound seen per location; per
 // location, the last counter per goroutine and the last writer.
 const (
-	StrideWrite     uint8 = TagFirst
-	StrideWriteSame uint8 = TagFirst + 1
-	StrideRead      uint8 = TagFirst + 2
-	StrideReadSame  uint8 = TagFirst + 3
-	StrideSyncRead  uint8 = TagFirst + 4
+	tagWrite     uint8 = record.TagFirst
+	tagWriteSame uint8 = record.TagFirst + 1
+	tagRead      uint8 = record.TagFirst + 2
+	tagReadSame  uint8 = record.TagFirst + 3
+	tagSyncRead  uint8 = record.TagFirst + 4
 )
-
-func init() { register("stride", func() Recorder { return &strideRecorder{} }) }
 
 type strideRecorder struct{}
 
 // strideThread is a goroutine's Stride state, its own.
 type strideThread struct {
-	lastLoc uint32        // location of the previous read, 0 for none
-	bound   table[uint64] // location → last version logged by a read
+	lastLoc uint32              // location of the previous read, 0 for none
+	bound   table.Table[uint64] // location → last version logged by a read
 }
 
 // strideLoc is a location's Stride state, guarded by Loc.Mu (Var writes) or
@@ -76,54 +78,54 @@ type strideLoc struct {
 
 func (strideRecorder) Algorithm() string { return "stride" }
 
-func (strideRecorder) NewThread(t *Thread) {
+func (strideRecorder) NewThread(t *record.Thread) {
 	t.State = &strideThread{}
 }
 
-func (strideRecorder) NewLoc(l *Loc) { l.State = &strideLoc{} }
+func (strideRecorder) NewLoc(l *record.Loc) { l.State = &strideLoc{} }
 
 // ReadBegin returns the version word before the load; Stride logs the one
 // after it.
-func (strideRecorder) ReadBegin(t *Thread, l *Loc) uint64 { return l.Word.Load() }
+func (strideRecorder) ReadBegin(t *record.Thread, l *record.Loc) uint64 { return l.Word.Load() }
 
-func (strideRecorder) ReadEnd(t *Thread, l *Loc, begin uint64, value uint64) bool {
+func (strideRecorder) ReadEnd(t *record.Thread, l *record.Loc, begin uint64, value uint64) bool {
 	w := l.Word.Load()
 	bound := (w + 1) / 2
 	st := t.State.(*strideThread)
 	id := l.ID()
-	b := st.bound.get(id)
+	b := st.bound.Get(id)
 	delta := bound - *b
 	*b = bound
 	if st.lastLoc == id {
-		t.Stream.Put(StrideReadSame, t.N(), value, delta)
+		t.Stream.Put(tagReadSame, t.N(), value, delta)
 	} else {
 		st.lastLoc = id
-		t.Stream.Put(StrideRead, t.N(), uint64(id), value, delta)
+		t.Stream.Put(tagRead, t.N(), uint64(id), value, delta)
 	}
 	return false
 }
 
-func (strideRecorder) WriteBegin(t *Thread, l *Loc) {
+func (strideRecorder) WriteBegin(t *record.Thread, l *record.Loc) {
 	l.Mu.Lock()
 	l.Word.Add(1) // odd: the store is in progress
 }
 
-func (strideRecorder) WriteEnd(t *Thread, l *Loc, a sched.Access, read, written uint64) {
+func (strideRecorder) WriteEnd(t *record.Thread, l *record.Loc, a sched.Access, read, written uint64) {
 	l.Word.Add(1)
 	strideLogWrite(t, l, written)
 	l.Mu.Unlock()
 }
 
-func (strideRecorder) Sync(t *Thread, l *Loc, a sched.Access, value uint64) {
+func (strideRecorder) Sync(t *record.Thread, l *record.Loc, a sched.Access, value uint64) {
 	if a == sched.Read {
 		// Exclusive: the version is exact.
 		v := l.Word.Load() / 2
 		st := t.State.(*strideThread)
 		id := l.ID()
-		b := st.bound.get(id)
+		b := st.bound.Get(id)
 		delta := v - *b
 		*b = v
-		t.Stream.Put(StrideSyncRead, t.N(), uint64(id), delta)
+		t.Stream.Put(tagSyncRead, t.N(), uint64(id), delta)
 		return
 	}
 	l.Word.Add(2)
@@ -131,7 +133,7 @@ func (strideRecorder) Sync(t *Thread, l *Loc, a sched.Access, value uint64) {
 }
 
 // strideLogWrite appends t's write to l's stream; l is exclusive.
-func strideLogWrite(t *Thread, l *Loc, digest uint64) {
+func strideLogWrite(t *record.Thread, l *record.Loc, digest uint64) {
 	ls := l.State.(*strideLoc)
 	idx := t.Index()
 	for uint32(len(ls.lastN)) <= idx {
@@ -140,13 +142,13 @@ func strideLogWrite(t *Thread, l *Loc, digest uint64) {
 	dn := t.N() - ls.lastN[idx]
 	ls.lastN[idx] = t.N()
 	if ls.lastThread == idx+1 {
-		l.Stream.Put(StrideWriteSame, 0, dn, digest)
+		l.Stream.Put(tagWriteSame, 0, dn, digest)
 	} else {
 		ls.lastThread = idx + 1
-		l.Stream.Put(StrideWrite, 0, uint64(idx), dn, digest)
+		l.Stream.Put(tagWrite, 0, uint64(idx), dn, digest)
 	}
 }
 
-func (strideRecorder) ExitThread(t *Thread) {}
+func (strideRecorder) ExitThread(t *record.Thread) {}
 
-func (strideRecorder) Close(locs []*Loc) {}
+func (strideRecorder) Close(locs []*record.Loc) {}

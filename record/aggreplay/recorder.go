@@ -1,6 +1,9 @@
-package record
+package aggreplay
 
-import "github.com/weftdev/weft/sched"
+import (
+	"github.com/weftdev/weft/record"
+	"github.com/weftdev/weft/sched"
+)
 
 // AggrePlay (Pobee and Chan, ESEC/FSE 2019, Algorithm 1) records, per
 // location x:
@@ -48,25 +51,21 @@ import "github.com/weftdev/weft/sched"
 // location); nothing grows with the number of events.
 type aggreplay struct{}
 
-func init() {
-	register("aggreplay", func() Recorder { return aggreplay{} })
-}
-
 // Entry tags of the aggreplay log.
 const (
-	// AggRead (thread stream): the read N read the write of version
+	// tagRead (thread stream): the read N read the write of version
 	// Args[0] + the version the thread's previous read of the location
 	// read (versions: positions in the location stream, from 1; 0 is the
 	// initial value).
-	AggRead uint8 = TagFirst
-	// AggEX (thread stream): the RC vector of the write N, as (c, d)
+	tagRead uint8 = record.TagFirst
+	// tagEX (thread stream): the RC vector of the write N, as (c, d)
 	// pairs; several entries with the same N continue the vector.
-	AggEX uint8 = TagFirst + 1
-	// AggW (location stream): the next write of W_x, by thread Args[0],
+	tagEX uint8 = record.TagFirst + 1
+	// tagW (location stream): the next write of W_x, by thread Args[0],
 	// counter Args[1] + the thread's previous counter in this stream.
-	AggW uint8 = TagFirst
-	// AggL (location stream): the next acquisition of L_m, coded as AggW.
-	AggL uint8 = TagFirst + 1
+	tagW uint8 = record.TagFirst
+	// tagL (location stream): the next acquisition of L_m, coded as tagW.
+	tagL uint8 = record.TagFirst + 1
 )
 
 // aggLoc is the per-location state, guarded by Loc.Mu.
@@ -92,18 +91,18 @@ func (s *aggLoc) grow(i uint32) {
 
 func (aggreplay) Algorithm() string { return "aggreplay" }
 
-func (aggreplay) NewThread(t *Thread) {}
+func (aggreplay) NewThread(t *record.Thread) {}
 
-func (aggreplay) NewLoc(l *Loc) { l.State = &aggLoc{} }
+func (aggreplay) NewLoc(l *record.Loc) { l.State = &aggLoc{} }
 
-func (aggreplay) ReadBegin(t *Thread, l *Loc) uint64 {
+func (aggreplay) ReadBegin(t *record.Thread, l *record.Loc) uint64 {
 	// Mu is held to ReadEnd: the read and its last-write lookup are one
 	// atomic step, so the read never has to be repeated.
 	l.Mu.Lock()
 	return 0
 }
 
-func (a aggreplay) ReadEnd(t *Thread, l *Loc, begin uint64, value uint64) bool {
+func (a aggreplay) ReadEnd(t *record.Thread, l *record.Loc, begin uint64, value uint64) bool {
 	a.read(t, l.State.(*aggLoc))
 	l.Mu.Unlock()
 	return false
@@ -111,33 +110,33 @@ func (a aggreplay) ReadEnd(t *Thread, l *Loc, begin uint64, value uint64) bool {
 
 // read is onRead: RC_t.x[t]++, and WR_x gets ⟨lw, e⟩ (elided when lw is
 // that of t's previous read of x).
-func (aggreplay) read(t *Thread, s *aggLoc) {
-	i := t.idx
+func (aggreplay) read(t *record.Thread, s *aggLoc) {
+	i := t.Index()
 	s.grow(i)
 	s.own[i]++
 	s.total++
 	if s.prevRead[i] == s.ver {
 		return
 	}
-	t.Stream.Put(AggRead, t.n, s.ver-s.prevRead[i])
+	t.Stream.Put(tagRead, t.N(), s.ver-s.prevRead[i])
 	s.prevRead[i] = s.ver
 }
 
-func (a aggreplay) WriteBegin(t *Thread, l *Loc) {
+func (a aggreplay) WriteBegin(t *record.Thread, l *record.Loc) {
 	l.Mu.Lock()
-	a.write(t, l, l.State.(*aggLoc), AggW)
+	a.write(t, l, l.State.(*aggLoc), tagW)
 }
 
-func (aggreplay) WriteEnd(t *Thread, l *Loc, _ sched.Access, read, written uint64) {
+func (aggreplay) WriteEnd(t *record.Thread, l *record.Loc, _ sched.Access, read, written uint64) {
 	l.Mu.Unlock()
 }
 
-// write is onWrite (updateReadVectors, then W_x) for tag AggW, and
-// onLockAcquire (L_m) for AggL; both make the access x's last write.
-func (aggreplay) write(t *Thread, l *Loc, s *aggLoc, tag uint8) {
-	i := t.idx
+// write is onWrite (updateReadVectors, then W_x) for tag tagW, and
+// onLockAcquire (L_m) for tagL; both make the access x's last write.
+func (aggreplay) write(t *record.Thread, l *record.Loc, s *aggLoc, tag uint8) {
+	i := t.Index()
 	s.grow(i)
-	if tag == AggW {
+	if tag == tagW {
 		// updateReadVectors: RC_t.x takes every thread's current count.
 		// It changed but for t's own count (O1, O2) iff other threads
 		// read x since t's previous write to it.
@@ -147,14 +146,14 @@ func (aggreplay) write(t *Thread, l *Loc, s *aggLoc, tag uint8) {
 			putRC(t, s.own)
 		}
 	}
-	l.Stream.Put(tag, 0, uint64(i), t.n-s.lastN[i])
-	s.lastN[i] = t.n
+	l.Stream.Put(tag, 0, uint64(i), t.N()-s.lastN[i])
+	s.lastN[i] = t.N()
 	s.ver++
 }
 
 // putRC logs the RC vector rc of t's current write, O3-coded: (c, d)
 // pairs, trailing zeros left out, three pairs an entry.
-func putRC(t *Thread, rc []uint64) {
+func putRC(t *record.Thread, rc []uint64) {
 	end := len(rc)
 	for end > 0 && rc[end-1] == 0 {
 		end--
@@ -170,16 +169,16 @@ func putRC(t *Thread, rc []uint64) {
 		args[k], args[k+1] = c, uint64(d)
 		k += 2
 		if k == len(args) {
-			t.Stream.Put(AggEX, t.n, args[:k]...)
+			t.Stream.Put(tagEX, t.N(), args[:k]...)
 			k = 0
 		}
 	}
 	if k > 0 {
-		t.Stream.Put(AggEX, t.n, args[:k]...)
+		t.Stream.Put(tagEX, t.N(), args[:k]...)
 	}
 }
 
-func (a aggreplay) Sync(t *Thread, l *Loc, acc sched.Access, value uint64) {
+func (a aggreplay) Sync(t *record.Thread, l *record.Loc, acc sched.Access, value uint64) {
 	// The primitive's exclusion orders the reports; Mu costs nothing
 	// uncontended and keeps the state safe should a primitive report from
 	// under another lock.
@@ -189,13 +188,13 @@ func (a aggreplay) Sync(t *Thread, l *Loc, acc sched.Access, value uint64) {
 	case sched.Read:
 		a.read(t, s)
 	case sched.Write:
-		a.write(t, l, s, AggW)
+		a.write(t, l, s, tagW)
 	case sched.ReadWrite:
-		a.write(t, l, s, AggL)
+		a.write(t, l, s, tagL)
 	}
 	l.Mu.Unlock()
 }
 
-func (aggreplay) ExitThread(t *Thread) {}
+func (aggreplay) ExitThread(t *record.Thread) {}
 
-func (aggreplay) Close(locs []*Loc) {}
+func (aggreplay) Close(locs []*record.Loc) {}

@@ -1,4 +1,4 @@
-package replay
+package leap
 
 import (
 	"fmt"
@@ -24,8 +24,6 @@ import (
 // and reports the departure. Allowing it blindly would let an access of an
 // unknown location run ahead of the vector it belongs to, silently.
 
-func init() { register("leap", planLeap) }
-
 // leapSpan is a run of consecutive accesses of one location by a thread.
 type leapSpan struct {
 	thread int
@@ -39,7 +37,7 @@ type leapOracle struct {
 	popped []uint64     // by location: accesses popped from the head run
 }
 
-func planLeap(log *record.Log) (Oracle, error) {
+func planLeap(log *record.Log) (record.Oracle, error) {
 	nt := len(log.Threads)
 	per := make([]uint64, nt) // accesses per thread, bounded by its operations
 	o := &leapOracle{
@@ -53,11 +51,11 @@ func planLeap(log *record.Log) (Oracle, error) {
 		for i, e := range log.Locs[loc] {
 			var thread, count uint64
 			switch {
-			case e.Tag == record.LeapTagThread && len(e.Args) == 1:
+			case e.Tag == tagThread && len(e.Args) == 1:
 				thread, count = e.Args[0], 1
-			case e.Tag >= record.LeapTagThread0 && e.Tag < record.LeapTagRun && len(e.Args) == 0:
-				thread, count = uint64(e.Tag-record.LeapTagThread0), 1
-			case e.Tag == record.LeapTagRun && len(e.Args) == 2:
+			case e.Tag >= tagThread0 && e.Tag < tagRun && len(e.Args) == 0:
+				thread, count = uint64(e.Tag-tagThread0), 1
+			case e.Tag == tagRun && len(e.Args) == 2:
 				thread, count = e.Args[0], e.Args[1]
 			default:
 				return nil, fmt.Errorf("location %d, entry %d: tag %d with %d arguments is no access", loc, i, e.Tag, len(e.Args))
@@ -106,7 +104,7 @@ func (o *leapOracle) guess(thread int) uint32 {
 	return found
 }
 
-func (o *leapOracle) Allow(a Access) bool {
+func (o *leapOracle) Allow(a record.Access) bool {
 	if a.Loc == 0 {
 		return o.guess(a.Thread) != 0
 	}
@@ -117,7 +115,7 @@ func (o *leapOracle) Allow(a Access) bool {
 	return o.head(a.Loc) == a.Thread
 }
 
-func (o *leapOracle) Performed(a Access) {
+func (o *leapOracle) Performed(a record.Access) {
 	loc := a.Loc
 	if loc == 0 {
 		loc = o.guess(a.Thread)

@@ -1,10 +1,11 @@
-package record_test
+package aggreplay
 
 import (
 	"os"
 	"reflect"
 	"testing"
 
+	"github.com/weftdev/weft/internal/rectest"
 	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sim"
 )
@@ -21,7 +22,7 @@ func aggEntries(log *record.Log, th int) []record.Entry {
 }
 
 func TestAggrePlayOneGoroutine(t *testing.T) {
-	_, log := recordLog(t, recorder(t, "aggreplay"), func() {
+	_, log := rectest.RecordLog(t, rectest.Recorder(t, "aggreplay"), func() {
 		x := sim.NewVar(0)
 		x.Store(1)   // 1
 		_ = x.Load() // 2: reads version 1
@@ -30,18 +31,18 @@ func TestAggrePlayOneGoroutine(t *testing.T) {
 		x.Store(3)   // 5: nothing read: null line (O1)
 		_ = x.Load() // 6: reads version 3, 2 past the previous read's
 	})
-	l := touched(t, log, 0, 1)
+	l := rectest.Touched(t, log, 0, 1)
 	want := []record.Entry{
-		{Tag: record.AggW, Args: []uint64{0, 1}},
-		{Tag: record.AggW, Args: []uint64{0, 3}},
-		{Tag: record.AggW, Args: []uint64{0, 1}},
+		{Tag: tagW, Args: []uint64{0, 1}},
+		{Tag: tagW, Args: []uint64{0, 3}},
+		{Tag: tagW, Args: []uint64{0, 1}},
 	}
 	if got := log.Locs[l]; !reflect.DeepEqual(got, want) {
 		t.Errorf("W_x = %+v, want %+v", got, want)
 	}
 	wantT := []record.Entry{
-		{Tag: record.AggRead, N: 2, Args: []uint64{1}},
-		{Tag: record.AggRead, N: 6, Args: []uint64{2}},
+		{Tag: tagRead, N: 2, Args: []uint64{1}},
+		{Tag: tagRead, N: 6, Args: []uint64{2}},
 	}
 	if got := aggEntries(log, 0); !reflect.DeepEqual(got, wantT) {
 		t.Errorf("thread stream = %+v, want %+v", got, wantT)
@@ -49,7 +50,7 @@ func TestAggrePlayOneGoroutine(t *testing.T) {
 }
 
 func TestAggrePlayInitialRead(t *testing.T) {
-	_, log := recordLog(t, recorder(t, "aggreplay"), func() {
+	_, log := rectest.RecordLog(t, rectest.Recorder(t, "aggreplay"), func() {
 		x := sim.NewVar(7)
 		_ = x.Load() // 1: the initial value, as a first read expects: no entry
 		_ = x.Load() // 2: no entry
@@ -63,7 +64,7 @@ func TestAggrePlayInitialRead(t *testing.T) {
 // fixed: the child's write logs the root's read count (RC vector [1]),
 // and its read reads its own write.
 func TestAggrePlayReadVector(t *testing.T) {
-	_, log := recordLog(t, recorder(t, "aggreplay"), func() {
+	_, log := rectest.RecordLog(t, rectest.Recorder(t, "aggreplay"), func() {
 		x := sim.NewVar(0)
 		var m sim.Mutex
 		x.Store(1)      // root 1
@@ -80,26 +81,26 @@ func TestAggrePlayReadVector(t *testing.T) {
 	if len(log.Threads) != 2 {
 		t.Fatalf("%d goroutines", len(log.Threads))
 	}
-	x, mu := touched(t, log, 0, 1), touched(t, log, 0, 3)
+	x, mu := rectest.Touched(t, log, 0, 1), rectest.Touched(t, log, 0, 3)
 	wantX := []record.Entry{
-		{Tag: record.AggW, Args: []uint64{0, 1}},
-		{Tag: record.AggW, Args: []uint64{1, 1}},
+		{Tag: tagW, Args: []uint64{0, 1}},
+		{Tag: tagW, Args: []uint64{1, 1}},
 	}
 	if got := log.Locs[x]; !reflect.DeepEqual(got, wantX) {
 		t.Errorf("W_x = %+v, want %+v", got, wantX)
 	}
 	wantM := []record.Entry{
-		{Tag: record.AggL, Args: []uint64{0, 3}},
-		{Tag: record.AggW, Args: []uint64{0, 1}},
-		{Tag: record.AggL, Args: []uint64{1, 3}},
-		{Tag: record.AggW, Args: []uint64{1, 1}},
+		{Tag: tagL, Args: []uint64{0, 3}},
+		{Tag: tagW, Args: []uint64{0, 1}},
+		{Tag: tagL, Args: []uint64{1, 3}},
+		{Tag: tagW, Args: []uint64{1, 1}},
 	}
 	if got := log.Locs[mu]; !reflect.DeepEqual(got, wantM) {
 		t.Errorf("L_m = %+v, want %+v", got, wantM)
 	}
 	wantC := []record.Entry{
-		{Tag: record.AggEX, N: 1, Args: []uint64{1, 1}},
-		{Tag: record.AggRead, N: 2, Args: []uint64{2}},
+		{Tag: tagEX, N: 1, Args: []uint64{1, 1}},
+		{Tag: tagRead, N: 2, Args: []uint64{2}},
 	}
 	if got := aggEntries(log, 1); !reflect.DeepEqual(got, wantC) {
 		t.Errorf("child stream = %+v, want %+v", got, wantC)
@@ -108,7 +109,7 @@ func TestAggrePlayReadVector(t *testing.T) {
 
 // O3: equal counts are run-length coded, three pairs an entry.
 func TestAggrePlayRunLength(t *testing.T) {
-	_, log := recordLog(t, recorder(t, "aggreplay"), func() {
+	_, log := rectest.RecordLog(t, rectest.Recorder(t, "aggreplay"), func() {
 		x := sim.NewVar(0)
 		// A chain of goroutines, each reading x its own number of times
 		// (1, 1, 2, 2, 2, 3, 4) and starting the next; the last writes.
@@ -129,7 +130,7 @@ func TestAggrePlayRunLength(t *testing.T) {
 	last := len(log.Threads) - 1
 	var ex []uint64
 	for _, e := range aggEntries(log, last) {
-		if e.Tag == record.AggEX {
+		if e.Tag == tagEX {
 			ex = append(ex, e.Args...)
 		}
 	}

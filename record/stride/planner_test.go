@@ -1,26 +1,28 @@
-package replay
+package stride
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/weftdev/weft/internal/rectest"
 	"github.com/weftdev/weft/record"
+	"github.com/weftdev/weft/replay"
 	"github.com/weftdev/weft/sched"
 	"github.com/weftdev/weft/sim"
 )
 
 func TestStrideReplayFailure(t *testing.T) {
-	body := lostUpdate(3, 1)
-	res, log, runs := recordFailure(t, byName(t, "stride"), body, 5000)
+	body := rectest.LostUpdate(3, 1)
+	res, log, runs := rectest.RecordFailure(t, rectest.ByName(t, "stride"), body, 5000)
 	if !strings.HasPrefix(res.Failure.Message, "lost update: got ") {
 		t.Fatalf("recorded failure %v: %s", res.Failure.Kind, res.Failure.Message)
 	}
 	t.Logf("failed after %d runs: %s (%d bytes of log)", runs, res.Failure.Message, res.Bytes)
-	replayN(t, body, log, res.Failure, 20)
+	rectest.ReplayN(t, body, log, res.Failure, 20)
 }
 
 func TestStrideReplayPass(t *testing.T) {
-	replayPass(t, byName(t, "stride"), lostUpdate(3, 1), 100, 5)
+	rectest.ReplayPass(t, rectest.ByName(t, "stride"), rectest.LostUpdate(3, 1), 100, 5)
 }
 
 // strideLog is a log of one location written by goroutine 0 with the
@@ -31,9 +33,9 @@ func strideLog(ws []uint64, reads ...record.Entry) *record.Log {
 		Locs:    [][]record.Entry{nil, nil}}
 	for i, w := range ws {
 		if i == 0 {
-			log.Locs[1] = append(log.Locs[1], entry(record.StrideWrite, 0, 0, 1, w))
+			log.Locs[1] = append(log.Locs[1], rectest.Entry(tagWrite, 0, 0, 1, w))
 		} else {
-			log.Locs[1] = append(log.Locs[1], entry(record.StrideWriteSame, 0, 1, w))
+			log.Locs[1] = append(log.Locs[1], rectest.Entry(tagWriteSame, 0, 1, w))
 		}
 	}
 	return log
@@ -43,10 +45,10 @@ func strideLog(ws []uint64, reads ...record.Entry) *record.Log {
 func TestStrideInference(t *testing.T) {
 	const a, b = 5, 6
 	log := strideLog([]uint64{a, b, a, b},
-		entry(record.StrideRead, 1, 1, a, 3),  // bound 3: version 3, not 1
-		entry(record.StrideReadSame, 2, b, 1), // bound 4: version 4
-		entry(record.StrideRead, 3, 1, 77, 0), // never written in 4..4
-		entry(record.StrideReadSame, 4, a, 0)) // unreachable
+		rectest.Entry(tagRead, 1, 1, a, 3),  // bound 3: version 3, not 1
+		rectest.Entry(tagReadSame, 2, b, 1), // bound 4: version 4
+		rectest.Entry(tagRead, 3, 1, 77, 0), // never written in 4..4
+		rectest.Entry(tagReadSame, 4, a, 0)) // unreachable
 	if _, err := planStride(log); err == nil || !strings.Contains(err.Error(), "Stride could not infer the linkage of read (goroutine 0.1, operation 3)") {
 		t.Fatalf("plan: %v, want a failed inference of operation 3", err)
 	}
@@ -63,17 +65,17 @@ func TestStrideInference(t *testing.T) {
 		t.Errorf("read 2 linked to %+v, want version 4", op)
 	}
 	// The order: writes 1..3, read 1, write 4, read 2.
-	w := func(n uint64) Access { return Access{Thread: 0, N: n, Loc: 1, Kind: sched.Write} }
-	r := func(n uint64) Access { return Access{Thread: 1, N: n, Loc: 1, Kind: sched.Read} }
-	steps := []oracleStep{{r(1), false}, {w(1), true}, {w(2), true}, {w(3), true}, {w(4), false}, {r(2), false}, {r(1), true}, {w(4), true}, {r(2), true}}
-	driveSteps(t, o, steps)
+	w := func(n uint64) record.Access { return record.Access{Thread: 0, N: n, Loc: 1, Kind: sched.Write} }
+	r := func(n uint64) record.Access { return record.Access{Thread: 1, N: n, Loc: 1, Kind: sched.Read} }
+	steps := []rectest.OracleStep{{A: r(1), Allow: false}, {A: w(1), Allow: true}, {A: w(2), Allow: true}, {A: w(3), Allow: true}, {A: w(4), Allow: false}, {A: r(2), Allow: false}, {A: r(1), Allow: true}, {A: w(4), Allow: true}, {A: r(2), Allow: true}}
+	rectest.DriveSteps(t, o, steps)
 }
 
 // The initial value: no write in range has the value, so the read read
 // version 0; every read of version 0 must read the same value.
 func TestStrideInitialValue(t *testing.T) {
 	log := strideLog([]uint64{5},
-		entry(record.StrideRead, 1, 1, 3, 1))
+		rectest.Entry(tagRead, 1, 1, 3, 1))
 	o, err := planStride(log)
 	if err != nil {
 		t.Fatal(err)
@@ -81,7 +83,7 @@ func TestStrideInitialValue(t *testing.T) {
 	if op := o.(*strideOracle).ops[strideKey{1, 1}]; op.ver != 0 {
 		t.Errorf("read linked to %+v, want the initial value", op)
 	}
-	log.Threads = append(log.Threads, record.ThreadLog{ID: "0.2", Entries: []record.Entry{entry(record.StrideRead, 1, 1, 4, 0)}})
+	log.Threads = append(log.Threads, record.ThreadLog{ID: "0.2", Entries: []record.Entry{rectest.Entry(tagRead, 1, 1, 4, 0)}})
 	if _, err := planStride(log); err == nil || !strings.Contains(err.Error(), "initial value") {
 		t.Fatalf("plan: %v, want two initial values refused", err)
 	}
@@ -90,7 +92,7 @@ func TestStrideInitialValue(t *testing.T) {
 // A read cannot link to a write older than one its goroutine made.
 func TestStrideOwnWrite(t *testing.T) {
 	log := strideLog([]uint64{5, 6, 5},
-		entry(record.StrideRead, 4, 1, 6, 3)) // goroutine 0 reads after its write 3: 6 was version 2
+		rectest.Entry(tagRead, 4, 1, 6, 3)) // goroutine 0 reads after its write 3: 6 was version 2
 	log.Threads[1].Entries, log.Threads[0].Entries = nil, log.Threads[1].Entries
 	if _, err := planStride(log); err == nil || !strings.Contains(err.Error(), "could not infer the linkage of read (goroutine 0, operation 4)") {
 		t.Fatalf("plan: %v, want a failed inference", err)
@@ -99,14 +101,14 @@ func TestStrideOwnWrite(t *testing.T) {
 
 func TestStridePlanErrors(t *testing.T) {
 	for name, log := range map[string]*record.Log{
-		"bad goroutine":   {Threads: []record.ThreadLog{{ID: "0"}}, Locs: [][]record.Entry{nil, {entry(record.StrideWrite, 0, 3, 1, 0)}}},
-		"same, no first":  {Threads: []record.ThreadLog{{ID: "0"}}, Locs: [][]record.Entry{nil, {entry(record.StrideWriteSame, 0, 1, 0)}}},
-		"zero delta":      {Threads: []record.ThreadLog{{ID: "0"}}, Locs: [][]record.Entry{nil, {entry(record.StrideWrite, 0, 0, 0, 0)}}},
-		"bound too large": strideLog([]uint64{1}, entry(record.StrideRead, 1, 1, 1, 2)),
-		"bad location":    strideLog([]uint64{1}, entry(record.StrideRead, 1, 2, 1, 1)),
-		"short read":      strideLog([]uint64{1}, entry(record.StrideReadSame, 1, 1, 1)),
-		"bad tag":         strideLog([]uint64{1}, entry(record.TagFirst+20, 1, 1)),
-		"twice":           strideLog([]uint64{1}, entry(record.StrideRead, 1, 1, 1, 1), entry(record.StrideRead, 1, 1, 1, 0)),
+		"bad goroutine":   {Threads: []record.ThreadLog{{ID: "0"}}, Locs: [][]record.Entry{nil, {rectest.Entry(tagWrite, 0, 3, 1, 0)}}},
+		"same, no first":  {Threads: []record.ThreadLog{{ID: "0"}}, Locs: [][]record.Entry{nil, {rectest.Entry(tagWriteSame, 0, 1, 0)}}},
+		"zero delta":      {Threads: []record.ThreadLog{{ID: "0"}}, Locs: [][]record.Entry{nil, {rectest.Entry(tagWrite, 0, 0, 0, 0)}}},
+		"bound too large": strideLog([]uint64{1}, rectest.Entry(tagRead, 1, 1, 1, 2)),
+		"bad location":    strideLog([]uint64{1}, rectest.Entry(tagRead, 1, 2, 1, 1)),
+		"short read":      strideLog([]uint64{1}, rectest.Entry(tagReadSame, 1, 1, 1)),
+		"bad tag":         strideLog([]uint64{1}, rectest.Entry(record.TagFirst+20, 1, 1)),
+		"twice":           strideLog([]uint64{1}, rectest.Entry(tagRead, 1, 1, 1, 1), rectest.Entry(tagRead, 1, 1, 1, 0)),
 	} {
 		if _, err := planStride(log); err == nil {
 			t.Errorf("%s: no error", name)
@@ -119,9 +121,9 @@ func TestStridePlanErrors(t *testing.T) {
 func strideLogFrom(data []byte) *record.Log {
 	log := &record.Log{Algorithm: "stride", Complete: true,
 		Threads: []record.ThreadLog{{ID: "0"}, {ID: "0.1"}}, Locs: make([][]record.Entry, 3)}
-	in := &fuzzInput{data}
-	next := func() uint64 { return in.next() % 8 }
-	for len(in.data) > 0 {
+	in := &rectest.FuzzInput{Data: data}
+	next := func() uint64 { return in.Next() % 8 }
+	for len(in.Data) > 0 {
 		h := next()
 		tag := record.TagFirst + uint8(h%6)
 		e := record.Entry{Tag: tag, N: next()}
@@ -140,7 +142,7 @@ func strideLogFrom(data []byte) *record.Log {
 }
 
 func FuzzStrideLog(f *testing.F) {
-	data := recordBytes(f, recorder(f, "stride"), lostUpdate(2, 1))
+	data := rectest.RecordBytes(f, rectest.Recorder(f, "stride"), rectest.LostUpdate(2, 1))
 	f.Add(data)
 	f.Add([]byte("weft log v1\n"))
 	f.Add([]byte{8, 0, 0, 1, 2, 1, 9, 1, 1, 3, 0})
@@ -158,11 +160,11 @@ func FuzzStrideLog(f *testing.F) {
 
 // strideDrive asks the oracle about every logged operation, performing
 // those it allows, until none is.
-func strideDrive(o Oracle, log *record.Log) {
-	var as []Access
+func strideDrive(o record.Oracle, log *record.Log) {
+	var as []record.Access
 	for i, t := range log.Threads {
 		for n := uint64(1); n <= t.Ops+4 && n < 64; n++ {
-			as = append(as, Access{Thread: i, N: n, Kind: sched.Read})
+			as = append(as, record.Access{Thread: i, N: n, Kind: sched.Read})
 		}
 	}
 	for progress := true; progress; {
@@ -198,11 +200,11 @@ func TestStrideReplayAtomics(t *testing.T) {
 	dir := t.TempDir()
 	replayed := 0
 	for range 50 {
-		res, log := recordOnce(t, recorder(t, "stride"), body, dir)
+		res, log := rectest.RecordOnce(t, rectest.Recorder(t, "stride"), body, dir)
 		if res.Failure != nil {
 			t.Fatalf("recorded run failed: %s", res.Failure.Message)
 		}
-		out, err := Run(body, log, Options{})
+		out, err := replay.Run(body, log, replay.Options{})
 		if err != nil {
 			// Stride's inference may fail; it must say so plainly.
 			if !strings.Contains(err.Error(), "Stride could not infer") {

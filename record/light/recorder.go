@@ -1,4 +1,4 @@
-package record
+package light
 
 // Light (Liu et al., PLDI'15): record the flow dependences (which write each
 // read read) without synchronizing the readers, and let the replayer solve
@@ -21,7 +21,7 @@ package record
 // synchronization. Lemma 4.3 and prec: per (thread, location) the thread
 // keeps one open interval, writer w and first..last read counters; a read
 // of the same writer extends it, a read of another closes it into the log
-// (LightRead) and opens a new one; ExitThread logs the open ones.
+// (tagRead) and opens a new one; ExitThread logs the open ones.
 //
 // Lemma 4.3 for own accesses: a read of the goroutine's own last write of
 // the location, and a write that overwrites it, are not logged at all
@@ -29,14 +29,14 @@ package record
 // (lightLoc.ownRead) for the other goroutine's write that overwrites it,
 // which logs it with its predecessor.
 //
-// Unlike the paper, writes are logged too (LightWrite; LightWriteOwn
+// Unlike the paper, writes are logged too (tagWrite; tagWriteOwn
 // is no longer written, the replay still reads it): the replay must perform
 // every user write, and a write the solver does not know about could land
 // inside a dependence interval. Each logged write names its predecessor in
 // the location's write order (the value it overwrote, which for a ReadWrite
 // is also the flow dependence of its read); the writes over the goroutine's
 // own are not logged, as said above, and the replay holds them while
-// logged reads of their predecessor are pending (see replay/light.go).
+// logged reads of their predecessor are pending (see planner.go).
 //
 // Lemma 4.2, at run time. A location whose data accesses are always made
 // while the accessing goroutine holds one and the same mutex (its guard) has
@@ -52,7 +52,7 @@ package record
 // location remembers the last skipped access (all skipped accesses are
 // totally ordered by the guard's logged order, so the last one follows all
 // others), and each goroutine's first logged access after the break logs
-// LightBarrier (it comes after that access). The first logged write
+// tagBarrier (it comes after that access). The first logged write
 // after the break names its skipped predecessor explicitly. So a broken
 // location costs one barrier entry per goroutine, and a location that stays
 // guarded costs nothing: in the lock-protected counters and banks the Var
@@ -63,12 +63,14 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/weftdev/weft/record"
+	"github.com/weftdev/weft/record/internal/table"
 	"github.com/weftdev/weft/sched"
 )
 
 // Light's entry tags.
 const (
-	// LightRead: N = first read; args: location, writer code, writer
+	// tagRead: N = first read; args: location, writer code, writer
 	// counter, last-first. Writer code 0: the initial value; 1: the same
 	// goroutine, counter given as N - counter; k+2: goroutine k, counter
 	// given as the zigzag delta to the counter of goroutine k that the
@@ -77,47 +79,47 @@ const (
 	// location (0 at first). The replay decodes a stream's entries in
 	// order, as they were written. The location and the writer code
 	// share an argument (see lightThread.where), in this entry and in
-	// LightWrite's and LightBarrier's.
-	LightRead uint8 = TagFirst + iota
-	// LightWrite: N = the write; args: location, predecessor code and
+	// tagWrite's and tagBarrier's.
+	tagRead uint8 = record.TagFirst + iota
+	// tagWrite: N = the write; args: location, predecessor code and
 	// counter, coded as a read's writer, and, if the predecessor's
 	// goroutine read its own write (reads that are not logged), how many
 	// operations after the predecessor its last such read came.
-	LightWrite
-	// LightWriteOwn: N = the write; args: location. Its predecessor is
+	tagWrite
+	// tagWriteOwn: N = the write; args: location. Its predecessor is
 	// the goroutine's previous logged write to the location.
-	LightWriteOwn
-	// LightBarrier: N = an access; args: location, goroutine code and
+	tagWriteOwn
+	// tagBarrier: N = an access; args: location, goroutine code and
 	// counter, coded as a read's writer: the access comes after that one.
-	LightBarrier
-	// LightGuarded: location stream: the location stayed guarded by
+	tagBarrier
+	// tagGuarded: location stream: the location stayed guarded by
 	// location args[0] and none of its accesses were logged; args[1]
 	// counts them.
-	LightGuarded
-	// LightStart: N = the goroutine's first access; args: its parent
+	tagGuarded
+	// tagStart: N = the goroutine's first access; args: its parent
 	// and the counter of the operation that started it, coded as a
 	// read's writer (the start edge of §4.3: the start is a write the
 	// goroutine's first access reads).
-	LightStart
+	tagStart
 )
 
-// LightRepeat+j, j < LightDict: N = an access; the entry is the one
-// of the stream's last LightDict distinct entries (tags and arguments as
+// tagRepeat+j, j < dictSize: N = an access; the entry is the one
+// of the stream's last dictSize distinct entries (tags and arguments as
 // coded) that is j-th most recently used, repeated at N. A stream's
 // periodic entries, as a pipeline stage's, cost a byte and N's.
 const (
-	LightRepeat uint8 = 16
-	LightDict         = 16
+	tagRepeat uint8 = 16
+	dictSize        = 16
 )
 
-// LightCopy: N = the last entry's; args: d, k: the k entries (tags
+// tagCopy: N = the last entry's; args: d, k: the k entries (tags
 // and arguments as logged, repeats not expanded, and the differences of
 // their counters to their predecessors') that come d entries before
-// each, d ≤ LightWindow: a run of the stream's period costs an entry.
+// each, d ≤ copyWindow: a run of the stream's period costs an entry.
 // Only Light's entries count.
 const (
-	LightCopy    uint8 = 14
-	LightWindow        = 64
+	tagCopy      uint8 = 14
+	copyWindow         = 64
 	lightMinCopy       = 3 // a copy of fewer entries costs more than they
 )
 
@@ -148,7 +150,7 @@ type lightLoc struct {
 	// guarded by the stripe lock, barrier is written before mode turns
 	// lightBroken and read after seeing it.
 	mode    atomic.Uint32
-	guard   *Loc
+	guard   *record.Loc
 	last    uint64 // identity of the last skipped access
 	skipped uint64
 	barrier uint64
@@ -163,29 +165,29 @@ type lightLoc struct {
 
 // lightThread is Light's state of a goroutine.
 type lightThread struct {
-	held []*Loc         // mutexes held
-	locs table[lightTL] // per location
-	skip bool           // the pending write is a guarded one
+	held []*record.Loc        // mutexes held
+	locs table.Table[lightTL] // per location
+	skip bool                 // the pending write is a guarded one
 	// parent names the operation that started the goroutine, logged
-	// with its first access (LightStart), 0 once logged.
+	// with its first access (tagStart), 0 once logged.
 	parent uint64
-	// The coding state of the stream (see LightRead): the counter
+	// The coding state of the stream (see tagRead): the counter
 	// last named of each goroutine, by index, and the last location.
 	prevN   []uint64
 	prevLoc uint32
 	// dict holds the stream's last ndict distinct entries, most
-	// recently used first (see LightRepeat).
-	dict  [LightDict]lightEntry
+	// recently used first (see tagRepeat).
+	dict  [dictSize]lightEntry
 	ndict int
 	// hist holds the last entries as logged, the last ml of them
 	// pending: they repeat the entries md before them (see
-	// LightCopy); lastN is the counter of the last one.
+	// tagCopy); lastN is the counter of the last one.
 	hist   []lightRaw
 	md, ml int
 	lastN  uint64
 }
 
-// lightRaw is an entry as logged (LightCopy), but for its counter n.
+// lightRaw is an entry as logged (tagCopy), but for its counter n.
 type lightRaw struct {
 	e  lightEntry
 	dn uint64 // n minus the previous entry's
@@ -200,19 +202,19 @@ type lightEntry struct {
 }
 
 // put logs an entry of t's stream, as a repeat of one of the last
-// distinct ones if it is one of them (see LightRepeat).
-func (ts *lightThread) put(t *Thread, tag uint8, n uint64, args ...uint64) {
+// distinct ones if it is one of them (see tagRepeat).
+func (ts *lightThread) put(t *record.Thread, tag uint8, n uint64, args ...uint64) {
 	e := lightEntry{tag: tag, argc: uint8(len(args))}
 	copy(e.args[:], args)
 	for j := range ts.ndict {
 		if ts.dict[j] == e {
 			copy(ts.dict[1:j+1], ts.dict[:j])
 			ts.dict[0] = e
-			ts.raw(t, lightEntry{tag: LightRepeat + uint8(j)}, n)
+			ts.raw(t, lightEntry{tag: tagRepeat + uint8(j)}, n)
 			return
 		}
 	}
-	if ts.ndict < LightDict {
+	if ts.ndict < dictSize {
 		ts.ndict++
 	}
 	copy(ts.dict[1:ts.ndict], ts.dict[:ts.ndict-1])
@@ -221,8 +223,8 @@ func (ts *lightThread) put(t *Thread, tag uint8, n uint64, args ...uint64) {
 }
 
 // raw logs entry e at counter n, as part of a copy if it repeats the
-// window's entries (see LightCopy).
-func (ts *lightThread) raw(t *Thread, e lightEntry, n uint64) {
+// window's entries (see tagCopy).
+func (ts *lightThread) raw(t *record.Thread, e lightEntry, n uint64) {
 	r := lightRaw{e: e, dn: n - ts.lastN, n: n}
 	ts.lastN = n
 	h := ts.hist
@@ -234,7 +236,7 @@ func (ts *lightThread) raw(t *Thread, e lightEntry, n uint64) {
 		}
 		ts.flush(t)
 	}
-	for d := 1; d <= min(LightWindow, len(h)); d++ {
+	for d := 1; d <= min(copyWindow, len(h)); d++ {
 		if s := h[len(h)-d]; s.e == r.e && s.dn == r.dn {
 			ts.md, ts.ml = d, 1
 			ts.push(r)
@@ -246,22 +248,22 @@ func (ts *lightThread) raw(t *Thread, e lightEntry, n uint64) {
 }
 
 func (ts *lightThread) push(r lightRaw) {
-	if len(ts.hist) >= 4*LightWindow {
+	if len(ts.hist) >= 4*copyWindow {
 		// The window and the pending entries a flush logs one by one
 		// (fewer than lightMinCopy) stay.
-		ts.hist = append(ts.hist[:0], ts.hist[len(ts.hist)-2*LightWindow:]...)
+		ts.hist = append(ts.hist[:0], ts.hist[len(ts.hist)-2*copyWindow:]...)
 	}
 	ts.hist = append(ts.hist, r)
 }
 
 // flush logs the pending entries: a copy, or each if they are few.
-func (ts *lightThread) flush(t *Thread) {
+func (ts *lightThread) flush(t *record.Thread) {
 	if ts.ml == 0 {
 		return
 	}
 	h := ts.hist
 	if ts.ml >= lightMinCopy {
-		t.Stream.Put(LightCopy, h[len(h)-1].n, uint64(ts.md), uint64(ts.ml))
+		t.Stream.Put(tagCopy, h[len(h)-1].n, uint64(ts.md), uint64(ts.ml))
 	} else {
 		for _, r := range h[len(h)-ts.ml:] {
 			t.Stream.Put(r.e.tag, r.n, r.e.args[:r.e.argc]...)
@@ -278,42 +280,40 @@ type lightTL struct {
 	synced      bool // barrier handled
 }
 
-func init() { register("light", func() Recorder { return &light{} }) }
-
 func (*light) Algorithm() string { return "light" }
 
 // NewThread is called by the parent goroutine (in Go), the root's by none.
-func (*light) NewThread(t *Thread) {
+func (*light) NewThread(t *record.Thread) {
 	ts := &lightThread{}
-	if p := Current(); p != nil && p.run == t.run {
-		ts.parent = lightID(p)
+	if p := record.Current(); p != nil && p.Run() == t.Run() {
+		ts.parent = packID(p)
 	}
 	t.State = ts
 }
 
 // started logs, at t's first access, the operation that started t.
-func (ts *lightThread) started(t *Thread) {
+func (ts *lightThread) started(t *record.Thread) {
 	if ts.parent != 0 {
-		c, v := ts.code(t, t.n, ts.parent)
-		ts.put(t, LightStart, t.n, c, v)
+		c, v := ts.code(t, t.N(), ts.parent)
+		ts.put(t, tagStart, t.N(), c, v)
 		ts.parent = 0
 	}
 }
 
-func (*light) NewLoc(l *Loc) { l.State = &lightLoc{} }
+func (*light) NewLoc(l *record.Loc) { l.State = &lightLoc{} }
 
-func lightID(t *Thread) uint64 { return uint64(t.idx)<<40 | t.n + 1 }
+func packID(t *record.Thread) uint64 { return uint64(t.Index())<<40 | t.N() + 1 }
 
-func (r *light) stripe(l *Loc) *sync.Mutex {
-	h := l.id * 0x9e3779b1
+func (r *light) stripe(l *record.Loc) *sync.Mutex {
+	h := l.ID() * 0x9e3779b1
 	return &r.stripes[h>>22]
 }
 
-func (ts *lightThread) tl(l *Loc) *lightTL { return ts.locs.get(l.id) }
+func (ts *lightThread) tl(l *record.Loc) *lightTL { return ts.locs.Get(l.ID()) }
 
 // guarded decides, under l's stripe lock, whether t's access to l is a
 // guarded one, not logged; if not, the location is broken from now on.
-func (ls *lightLoc) guarded(t *Thread, ts *lightThread) bool {
+func (ls *lightLoc) guarded(t *record.Thread, ts *lightThread) bool {
 	switch ls.mode.Load() {
 	case lightFresh:
 		for _, m := range ts.held {
@@ -335,33 +335,33 @@ func (ls *lightLoc) guarded(t *Thread, ts *lightThread) bool {
 	return false
 }
 
-func validMutex(m *Loc, t *Thread) bool {
+func validMutex(m *record.Loc, t *record.Thread) bool {
 	ms := m.State.(*lightLoc)
-	return !ms.poisoned.Load() && ms.holder.Load() == t.idx+1
+	return !ms.poisoned.Load() && ms.holder.Load() == t.Index()+1
 }
 
 // logged prepares a logged access of t to l: the barrier, once per
 // goroutine after l broke.
-func (ls *lightLoc) logged(t *Thread, ts *lightThread, l *Loc, tl *lightTL) {
+func (ls *lightLoc) logged(t *record.Thread, ts *lightThread, l *record.Loc, tl *lightTL) {
 	if tl.synced {
 		return
 	}
 	tl.synced = true
 	if b := ls.barrier; b != 0 {
 		var a [4]uint64
-		ts.put(t, LightBarrier, t.n, ts.where(t, &a, l.id, t.n, b)...)
+		ts.put(t, tagBarrier, t.N(), ts.where(t, &a, l.ID(), t.N(), b)...)
 	}
 }
 
 // code codes identity w (0 the initial value) for an entry of t's stream
-// at counter base (see LightRead).
-func (ts *lightThread) code(t *Thread, base, w uint64) (code, v uint64) {
+// at counter base (see tagRead).
+func (ts *lightThread) code(t *record.Thread, base, w uint64) (code, v uint64) {
 	if w == 0 {
 		return 0, 0
 	}
 	w--
 	idx, n := uint32(w>>40), w&(1<<40-1)
-	if idx == t.idx && n <= base {
+	if idx == t.Index() && n <= base {
 		return 1, base - n
 	}
 	for int(idx) >= len(ts.prevN) {
@@ -372,7 +372,7 @@ func (ts *lightThread) code(t *Thread, base, w uint64) (code, v uint64) {
 	return uint64(idx) + 2, zigzag(d)
 }
 
-// loc codes location id for an entry of t's stream (see LightRead).
+// loc codes location id for an entry of t's stream (see tagRead).
 func (ts *lightThread) loc(id uint32) uint64 {
 	d := int64(id) - int64(ts.prevLoc)
 	ts.prevLoc = id
@@ -380,10 +380,10 @@ func (ts *lightThread) loc(id uint32) uint64 {
 }
 
 // where codes location id and identity w for an entry of t's stream at
-// counter base, in a (see LightRead): the location and the writer
+// counter base, in a (see tagRead): the location and the writer
 // code packed in one argument, location<<3 | code, if the code is below
 // 7, else location<<3 | 7 and code-7.
-func (ts *lightThread) where(t *Thread, a *[4]uint64, id uint32, base, w uint64) []uint64 {
+func (ts *lightThread) where(t *record.Thread, a *[4]uint64, id uint32, base, w uint64) []uint64 {
 	lc := ts.loc(id)
 	c, v := ts.code(t, base, w)
 	if c < 7 {
@@ -396,7 +396,7 @@ func (ts *lightThread) where(t *Thread, a *[4]uint64, id uint32, base, w uint64)
 
 func zigzag(d int64) uint64 { return uint64(d<<1) ^ uint64(d>>63) }
 
-func (r *light) ReadBegin(t *Thread, l *Loc) uint64 {
+func (r *light) ReadBegin(t *record.Thread, l *record.Loc) uint64 {
 	ls := l.State.(*lightLoc)
 	ts := t.State.(*lightThread)
 	ts.started(t)
@@ -413,18 +413,18 @@ func (r *light) ReadBegin(t *Thread, l *Loc) uint64 {
 		// A read of t's own last write: published before the value is
 		// loaded, so that a write that overwrites it after ReadEnd
 		// validated the read sees it (see lightLoc.ownRead).
-		ls.ownRead.Store(lightID(t))
+		ls.ownRead.Store(packID(t))
 	}
 	return w
 }
 
 // lightOwn reports that identity w names one of t's writes.
-func lightOwn(t *Thread, w uint64) bool { return w != 0 && uint32((w-1)>>40) == t.idx }
+func lightOwn(t *record.Thread, w uint64) bool { return w != 0 && uint32((w-1)>>40) == t.Index() }
 
-func (r *light) ReadEnd(t *Thread, l *Loc, begin uint64, value uint64) bool {
+func (r *light) ReadEnd(t *record.Thread, l *record.Loc, begin uint64, value uint64) bool {
 	ls := l.State.(*lightLoc)
 	if begin == lightSkip {
-		ls.last = lightID(t)
+		ls.last = packID(t)
 		ls.skipped++
 		r.stripe(l).Unlock()
 		return false
@@ -437,7 +437,7 @@ func (r *light) ReadEnd(t *Thread, l *Loc, begin uint64, value uint64) bool {
 }
 
 // read logs (or extends) t's dependence on write w of l.
-func (r *light) read(t *Thread, l *Loc, ls *lightLoc, w uint64) {
+func (r *light) read(t *record.Thread, l *record.Loc, ls *lightLoc, w uint64) {
 	ts := t.State.(*lightThread)
 	tl := ts.tl(l)
 	ls.logged(t, ts, l, tl)
@@ -446,22 +446,22 @@ func (r *light) read(t *Thread, l *Loc, ls *lightLoc, w uint64) {
 		return
 	}
 	if tl.open && tl.w == w {
-		tl.last = t.n
+		tl.last = t.N()
 		return
 	}
 	if tl.open {
-		lightEmit(t, ts, l.id, tl)
+		lightEmit(t, ts, l.ID(), tl)
 	}
-	tl.open, tl.w, tl.first, tl.last = true, w, t.n, t.n
+	tl.open, tl.w, tl.first, tl.last = true, w, t.N(), t.N()
 }
 
-func lightEmit(t *Thread, ts *lightThread, loc uint32, tl *lightTL) {
+func lightEmit(t *record.Thread, ts *lightThread, loc uint32, tl *lightTL) {
 	var a [4]uint64
-	ts.put(t, LightRead, tl.first, append(ts.where(t, &a, loc, tl.first, tl.w), tl.last-tl.first)...)
+	ts.put(t, tagRead, tl.first, append(ts.where(t, &a, loc, tl.first, tl.w), tl.last-tl.first)...)
 	tl.open = false
 }
 
-func (r *light) WriteBegin(t *Thread, l *Loc) {
+func (r *light) WriteBegin(t *record.Thread, l *record.Loc) {
 	ls := l.State.(*lightLoc)
 	ts := t.State.(*lightThread)
 	ts.started(t)
@@ -470,46 +470,46 @@ func (r *light) WriteBegin(t *Thread, l *Loc) {
 	l.Word.Store(l.Word.Load() | lightBusy)
 }
 
-func (r *light) WriteEnd(t *Thread, l *Loc, a sched.Access, read, written uint64) {
+func (r *light) WriteEnd(t *record.Thread, l *record.Loc, a sched.Access, read, written uint64) {
 	ls := l.State.(*lightLoc)
 	ts := t.State.(*lightThread)
 	prev := l.Word.Load() &^ lightBusy
 	if ts.skip {
 		ts.skip = false
-		ls.last = lightID(t)
+		ls.last = packID(t)
 		ls.skipped++
 	} else {
 		r.write(t, l, ls, ts, prev)
 	}
-	l.Word.Store(lightID(t))
+	l.Word.Store(packID(t))
 	r.stripe(l).Unlock()
 }
 
 // write logs t's write to l, whose predecessor is prev.
-func (r *light) write(t *Thread, l *Loc, ls *lightLoc, ts *lightThread, prev uint64) {
+func (r *light) write(t *record.Thread, l *record.Loc, ls *lightLoc, ts *lightThread, prev uint64) {
 	tl := ts.tl(l)
 	ls.logged(t, ts, l, tl)
-	if prev != 0 && uint32((prev-1)>>40) == t.idx {
+	if prev != 0 && uint32((prev-1)>>40) == t.Index() {
 		// It overwrites t's own previous write of l: program order
 		// orders the two, and the replay holds it while reads of its
-		// predecessor are pending (see replay/light.go).
+		// predecessor are pending (see planner.go).
 		return
 	}
 	var a [4]uint64
-	args := ts.where(t, &a, l.id, t.n, prev)
+	args := ts.where(t, &a, l.ID(), t.N(), prev)
 	if or := ls.ownRead.Load(); prev != 0 && or != 0 && (or-1)>>40 == (prev-1)>>40 && or > prev {
 		// prev's goroutine read prev after writing it: this write
 		// comes after its last such read.
 		args = append(args, or-prev)
 	}
-	ts.put(t, LightWrite, t.n, args...)
+	ts.put(t, tagWrite, t.N(), args...)
 }
 
-func (r *light) Sync(t *Thread, l *Loc, a sched.Access, value uint64) {
+func (r *light) Sync(t *record.Thread, l *record.Loc, a sched.Access, value uint64) {
 	ls := l.State.(*lightLoc)
 	ts := t.State.(*lightThread)
 	ts.started(t)
-	me := t.idx + 1
+	me := t.Index() + 1
 	switch a {
 	case sched.ReadWrite:
 		if ls.holder.Load() != 0 {
@@ -545,19 +545,19 @@ func (r *light) Sync(t *Thread, l *Loc, a sched.Access, value uint64) {
 	switch a {
 	case sched.Read:
 		if lightOwn(t, prev) {
-			ls.ownRead.Store(lightID(t))
+			ls.ownRead.Store(packID(t))
 		}
 		r.read(t, l, ls, prev)
 		return
 	case sched.ReadWrite, sched.Write:
 		r.write(t, l, ls, ts, prev)
-		l.Word.Store(lightID(t))
+		l.Word.Store(packID(t))
 	}
 }
 
-func (r *light) ExitThread(t *Thread) {
+func (r *light) ExitThread(t *record.Thread) {
 	ts := t.State.(*lightThread)
-	ts.locs.each(func(id uint32, tl *lightTL) {
+	ts.locs.Each(func(id uint32, tl *lightTL) {
 		if tl.open {
 			lightEmit(t, ts, id, tl)
 		}
@@ -565,11 +565,11 @@ func (r *light) ExitThread(t *Thread) {
 	ts.flush(t)
 }
 
-func (r *light) Close(locs []*Loc) {
+func (r *light) Close(locs []*record.Loc) {
 	for _, l := range locs {
 		ls := l.State.(*lightLoc)
 		if ls.mode.Load() == lightGuarded {
-			l.Stream.Put(LightGuarded, 0, uint64(ls.guard.id), ls.skipped)
+			l.Stream.Put(tagGuarded, 0, uint64(ls.guard.ID()), ls.skipped)
 		}
 	}
 }
