@@ -7,7 +7,7 @@ import (
 
 	"github.com/weftdev/weft/internal/rectest"
 	"github.com/weftdev/weft/record"
-	"github.com/weftdev/weft/record/workload"
+	"github.com/weftdev/weft/internal/workload"
 	"github.com/weftdev/weft/replay"
 	"github.com/weftdev/weft/sched"
 	"github.com/weftdev/weft/sim"
@@ -433,7 +433,7 @@ func TestLightReplayAtomics(t *testing.T) {
 	}
 }
 
-// The workloads of record/workload, recorded and replayed faithfully, the
+// The workloads of internal/workload, recorded and replayed faithfully, the
 // pipeline included: its unbuffered channel has several receivers waiting,
 // and an operation on it is its arrival, which the log orders (see
 // sim/chanrec.go).

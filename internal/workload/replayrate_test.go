@@ -19,7 +19,7 @@ var replayFailures = flag.Int("replayrate", 0, "measure each recorder's replay s
 // goroutine performs the recorded operations and reads the recorded
 // values) with the same failure, and how long a replay takes:
 //
-//	go test -run ReplayRate -replayrate 50 -v ./record/workload
+//	go test -run ReplayRate -replayrate 50 -v ./internal/workload
 //
 // It also replays as many passing runs of each correct workload (at about
 // 2000 events) and counts the faithful replays.

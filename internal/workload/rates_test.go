@@ -15,7 +15,7 @@ var ratesRuns = flag.Int("rates", 0, "measure the failure rates of the buggy var
 // TestFailureRates measures the failure rates of the buggy variants with
 // GOMAXPROCS=2, in plain mode and recorded:
 //
-//	go test -run FailureRates -rates 10000 -v ./record/workload
+//	go test -run FailureRates -rates 10000 -v ./internal/workload
 func TestFailureRates(t *testing.T) {
 	if *ratesRuns <= 0 {
 		t.Skip("-rates not set")

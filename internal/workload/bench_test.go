@@ -21,7 +21,7 @@ var impls = []string{"plain", "light", "stride", "aggreplay", "leap"}
 // BenchmarkRecord runs every correct workload in plain mode and recorded
 // by each recorder, as BenchmarkRecord/<workload>/impl=<impl>:
 //
-//	GOMAXPROCS=2 go test -run XXX -bench Record -count 6 ./record/workload | tee /tmp/rec.txt
+//	GOMAXPROCS=2 go test -run XXX -bench Record -count 6 ./internal/workload | tee /tmp/rec.txt
 //	benchstat -col /impl /tmp/rec.txt
 //
 // Besides time and allocations per run it reports the log's size (logB/op),

@@ -1,8 +1,8 @@
-// Package workload holds the test bodies that record's benchmarks and
-// tests run: concurrent programs written with package sim's primitives,
-// each a plain func() that works in plain mode (called on any goroutine),
-// recorded (record.Record) and under the controller (wrapped in a
-// func(*weft.T)).
+// Package workload holds the test fixtures that the record and replay
+// benchmarks and tests run (internal: weft's own tests): concurrent
+// programs written with package sim's primitives, each a plain func() that
+// works in plain mode (called on any goroutine), recorded (record.Record)
+// and under the controller (wrapped in a func(*weft.T)).
 //
 // # The workloads
 //
@@ -50,7 +50,7 @@
 // the sim operations and steps aside under the controller. FailureRate
 // measures the rate; TestFailureRates reports plain and recorded rates:
 //
-//	go test -run FailureRates -rates 10000 -v ./record/workload
+//	go test -run FailureRates -rates 10000 -v ./internal/workload
 //
 // # Benchmarks
 //
@@ -65,7 +65,7 @@
 // 10 to 100 ms recorded). Compare the implementations with benchstat
 // (the impl= form of the names is what -col /impl selects):
 //
-//	GOMAXPROCS=2 go test -run XXX -bench Record -count 6 ./record/workload | tee /tmp/rec.txt
+//	GOMAXPROCS=2 go test -run XXX -bench Record -count 6 ./internal/workload | tee /tmp/rec.txt
 //	benchstat -col /impl /tmp/rec.txt
 //
 // (benchstat: go install golang.org/x/perf/cmd/benchstat@latest.)
