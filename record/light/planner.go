@@ -290,219 +290,318 @@ func planLight(log *record.Log) (record.Oracle, error) {
 	return newLightOracle(p), nil
 }
 
-// solveLight builds and solves the constraints of log.
+// solveLight builds and solves the constraints of log, in phases: decode
+// each goroutine's stream (resolving the predecessors of its own writes),
+// order the writes, order the dependence intervals and the barriers, then
+// solve.
 func solveLight(log *record.Log) (*lightPlan, error) {
+	p, threads, err := decodeLight(log)
+	if err != nil {
+		return nil, err
+	}
+	b := &lightBuilder{p: p}
+	if err := b.orderWrites(threads); err != nil {
+		return nil, err
+	}
+	ivEnds, err := b.orderReads(threads)
+	if err != nil {
+		return nil, err
+	}
+	p.indexIntervals(ivEnds)
+	p.indexWaits(b.waits)
+	p.link(b.edges)
+	return p, p.sort()
+}
+
+// lightWrite is a logged write.
+type lightWrite struct {
+	n, loc uint64
+	prev   lightID
+	own    bool
+	// ownRead: the predecessor's goroutine's last read of its own write
+	// (its counter; 0: none logged)
+	ownRead uint64
+}
+
+// lightRead is a dependence interval: reads first..last of loc read w.
+type lightRead struct {
+	loc, first, last uint64
+	w                lightID
+}
+
+// lightBarrier is a barrier or a start edge: access n comes after b.
+type lightBarrier struct {
+	n     uint64
+	loc   uint64
+	b     lightID
+	start bool // b started the goroutine: no runtime wait
+}
+
+// lightThreadLog is one goroutine's decoded stream.
+type lightThreadLog struct {
+	reads    []lightRead
+	writes   []lightWrite
+	barriers []lightBarrier
+	ns       []uint64 // the counters of its events, sorted
+}
+
+// decodeLight decodes every goroutine's stream and numbers the events.
+func decodeLight(log *record.Log) (*lightPlan, []*lightThreadLog, error) {
 	nt := len(log.Threads)
-	type write struct {
-		n, loc uint64
-		prev   lightID
-		own    bool
-		// ownRead: the predecessor's goroutine's last read of its own
-		// write (its counter; 0: none logged)
-		ownRead uint64
-	}
-	type read struct {
-		loc, first, last uint64
-		w                lightID
-	}
-	type barrier struct {
-		n     uint64
-		loc   uint64
-		b     lightID
-		start bool // b started the goroutine: no runtime wait
-	}
-	reads := make([][]read, nt)
-	writes := make([][]write, nt)
-	barriers := make([][]barrier, nt)
+	threads := make([]*lightThreadLog, nt)
 	p := &lightPlan{base: make([]int32, nt+1)}
-	for i, th := range log.Threads {
-		var ns []uint64
-		st := &lightStream{prevN: make([]uint64, nt)}
-		es, err := lightUncopy(th.Entries, th.Ops)
+	for i := range log.Threads {
+		tl, err := decodeLightThread(log, i)
 		if err != nil {
-			return nil, fmt.Errorf("goroutine %d: %v", i, err)
+			return nil, nil, err
 		}
-		for _, e := range es {
-			if e.N == 0 || e.N > th.Ops {
-				return nil, fmt.Errorf("goroutine %d: entry at operation %d, of %d", i, e.N, th.Ops)
-			}
-			e, err := st.expand(e)
-			if err != nil {
-				return nil, fmt.Errorf("goroutine %d: %v", i, err)
-			}
-			if e.Tag == tagRead || e.Tag == tagWrite || e.Tag == tagBarrier {
-				if e, err = lightUnpack(e); err != nil {
-					return nil, fmt.Errorf("goroutine %d: %v", i, err)
-				}
-			}
-			want := 0
-			switch e.Tag {
-			case tagRead:
-				want = 4
-			case tagWrite, tagBarrier:
-				want = 3
-			case tagWriteOwn:
-				want = 1
-			case tagStart:
-				want = 2
-			}
-			if want == 0 {
-				return nil, fmt.Errorf("goroutine %d: unknown entry tag %d", i, e.Tag)
-			}
-			if e.Tag == tagWrite && len(e.Args) == 4 {
-				want = 4
-			}
-			if len(e.Args) != want {
-				return nil, fmt.Errorf("goroutine %d: entry tag %d with %d arguments, want %d", i, e.Tag, len(e.Args), want)
-			}
-			switch e.Tag {
-			case tagRead:
-				loc := st.loc(e.Args[0])
-				w, err := lightDecode(log, st, i, e.N, e.Args[1], e.Args[2])
-				if err != nil {
-					return nil, err
-				}
-				if e.Args[3] > th.Ops-e.N {
-					return nil, fmt.Errorf("goroutine %d: interval from operation %d past its end", i, e.N)
-				}
-				r := read{loc: loc, first: e.N, last: e.N + e.Args[3], w: w}
-				reads[i] = append(reads[i], r)
-				ns = append(ns, r.first, r.last)
-			case tagWrite:
-				loc := st.loc(e.Args[0])
-				w, err := lightDecode(log, st, i, e.N, e.Args[1], e.Args[2])
-				if err != nil {
-					return nil, err
-				}
-				wr := write{n: e.N, loc: loc, prev: w}
-				if len(e.Args) == 4 {
-					if w.t < 0 || e.Args[3] == 0 || e.Args[3] > log.Threads[w.t].Ops-w.n {
-						return nil, fmt.Errorf("goroutine %d: write %d names a read of its predecessor out of range", i, e.N)
-					}
-					wr.ownRead = w.n + e.Args[3]
-				}
-				writes[i] = append(writes[i], wr)
-				ns = append(ns, e.N)
-			case tagWriteOwn:
-				writes[i] = append(writes[i], write{n: e.N, loc: st.loc(e.Args[0]), own: true})
-				ns = append(ns, e.N)
-			case tagBarrier:
-				loc := st.loc(e.Args[0])
-				b, err := lightDecode(log, st, i, e.N, e.Args[1], e.Args[2])
-				if err != nil {
-					return nil, err
-				}
-				barriers[i] = append(barriers[i], barrier{n: e.N, loc: loc, b: b})
-				ns = append(ns, e.N)
-			case tagStart:
-				b, err := lightDecode(log, st, i, e.N, e.Args[0], e.Args[1])
-				if err != nil {
-					return nil, err
-				}
-				barriers[i] = append(barriers[i], barrier{n: e.N, b: b, start: true})
-				ns = append(ns, e.N)
-			}
-		}
-		slices.Sort(ns)
-		ns = slices.Compact(ns)
-		if len(p.ns)+len(ns) > 1<<31-1 {
-			return nil, fmt.Errorf("too many events")
+		if len(p.ns)+len(tl.ns) > 1<<31-1 {
+			return nil, nil, fmt.Errorf("too many events")
 		}
 		p.base[i] = int32(len(p.ns))
-		p.ns = append(p.ns, ns...)
-		// Resolve the predecessors of own writes.
-		ws := writes[i]
-		byN := func(a, b write) int {
-			return cmp.Compare(a.n, b.n)
+		p.ns = append(p.ns, tl.ns...)
+		if err := resolveOwnWrites(i, tl.writes); err != nil {
+			return nil, nil, err
 		}
-		if !slices.IsSortedFunc(ws, byN) { // logged in order: sorted already
-			slices.SortFunc(ws, byN)
-		}
-		lastW := map[uint64]uint64{}
-		for k := range ws {
-			if ws[k].own {
-				n, ok := lastW[ws[k].loc]
-				if !ok {
-					return nil, fmt.Errorf("goroutine %d: write %d of location %d follows no write of it", i, ws[k].n, ws[k].loc)
-				}
-				ws[k].prev = lightID{t: int32(i), n: n}
-			}
-			lastW[ws[k].loc] = ws[k].n
-		}
+		threads[i] = tl
 	}
 	p.base[nt] = int32(len(p.ns))
-	ne := len(p.ns)
-	p.evT = make([]int32, ne)
+	p.evT = make([]int32, len(p.ns))
 	for i := 0; i < nt; i++ {
 		for e := p.base[i]; e < p.base[i+1]; e++ {
 			p.evT[e] = int32(i)
 		}
 	}
-	exact := func(t int, n uint64) int32 {
-		ns := p.ns[p.base[t]:p.base[t+1]]
-		k, ok := slices.BinarySearch(ns, n)
-		if !ok {
-			return -1
+	return p, threads, nil
+}
+
+// decodeLightThread decodes goroutine i's stream.
+func decodeLightThread(log *record.Log, i int) (*lightThreadLog, error) {
+	th := log.Threads[i]
+	st := &lightStream{prevN: make([]uint64, len(log.Threads))}
+	es, err := lightUncopy(th.Entries, th.Ops)
+	if err != nil {
+		return nil, fmt.Errorf("goroutine %d: %v", i, err)
+	}
+	tl := &lightThreadLog{}
+	for _, e := range es {
+		if e.N == 0 || e.N > th.Ops {
+			return nil, fmt.Errorf("goroutine %d: entry at operation %d, of %d", i, e.N, th.Ops)
 		}
+		e, err := st.next(e)
+		if err != nil {
+			return nil, fmt.Errorf("goroutine %d: %v", i, err)
+		}
+		if err := tl.add(log, st, i, e); err != nil {
+			return nil, err
+		}
+	}
+	slices.Sort(tl.ns)
+	tl.ns = slices.Compact(tl.ns)
+	return tl, nil
+}
+
+// next returns the entry e stands for, a repeat expanded and its location
+// and writer code unpacked, checking its arguments.
+func (st *lightStream) next(e record.Entry) (record.Entry, error) {
+	e, err := st.expand(e)
+	if err != nil {
+		return e, err
+	}
+	if e.Tag == tagRead || e.Tag == tagWrite || e.Tag == tagBarrier {
+		if e, err = lightUnpack(e); err != nil {
+			return e, err
+		}
+	}
+	want := 0
+	switch e.Tag {
+	case tagRead:
+		want = 4
+	case tagWrite, tagBarrier:
+		want = 3
+	case tagWriteOwn:
+		want = 1
+	case tagStart:
+		want = 2
+	}
+	if want == 0 {
+		return e, fmt.Errorf("unknown entry tag %d", e.Tag)
+	}
+	if e.Tag == tagWrite && len(e.Args) == 4 {
+		want = 4
+	}
+	if len(e.Args) != want {
+		return e, fmt.Errorf("entry tag %d with %d arguments, want %d", e.Tag, len(e.Args), want)
+	}
+	return e, nil
+}
+
+// add adds the entry e of goroutine i's stream, decoded by st.
+func (tl *lightThreadLog) add(log *record.Log, st *lightStream, i int, e record.Entry) error {
+	ops := log.Threads[i].Ops
+	switch e.Tag {
+	case tagRead:
+		loc := st.loc(e.Args[0])
+		w, err := lightDecode(log, st, i, e.N, e.Args[1], e.Args[2])
+		if err != nil {
+			return err
+		}
+		if e.Args[3] > ops-e.N {
+			return fmt.Errorf("goroutine %d: interval from operation %d past its end", i, e.N)
+		}
+		r := lightRead{loc: loc, first: e.N, last: e.N + e.Args[3], w: w}
+		tl.reads = append(tl.reads, r)
+		tl.ns = append(tl.ns, r.first, r.last)
+	case tagWrite:
+		loc := st.loc(e.Args[0])
+		w, err := lightDecode(log, st, i, e.N, e.Args[1], e.Args[2])
+		if err != nil {
+			return err
+		}
+		wr := lightWrite{n: e.N, loc: loc, prev: w}
+		if len(e.Args) == 4 {
+			if w.t < 0 || e.Args[3] == 0 || e.Args[3] > log.Threads[w.t].Ops-w.n {
+				return fmt.Errorf("goroutine %d: write %d names a read of its predecessor out of range", i, e.N)
+			}
+			wr.ownRead = w.n + e.Args[3]
+		}
+		tl.writes = append(tl.writes, wr)
+		tl.ns = append(tl.ns, e.N)
+	case tagWriteOwn:
+		tl.writes = append(tl.writes, lightWrite{n: e.N, loc: st.loc(e.Args[0]), own: true})
+		tl.ns = append(tl.ns, e.N)
+	case tagBarrier:
+		loc := st.loc(e.Args[0])
+		b, err := lightDecode(log, st, i, e.N, e.Args[1], e.Args[2])
+		if err != nil {
+			return err
+		}
+		tl.barriers = append(tl.barriers, lightBarrier{n: e.N, loc: loc, b: b})
+		tl.ns = append(tl.ns, e.N)
+	case tagStart:
+		b, err := lightDecode(log, st, i, e.N, e.Args[0], e.Args[1])
+		if err != nil {
+			return err
+		}
+		tl.barriers = append(tl.barriers, lightBarrier{n: e.N, b: b, start: true})
+		tl.ns = append(tl.ns, e.N)
+	}
+	return nil
+}
+
+// resolveOwnWrites sets the predecessor of goroutine i's own writes (those
+// logged as tagWriteOwn): its previous write of the location.
+func resolveOwnWrites(i int, ws []lightWrite) error {
+	byN := func(a, b lightWrite) int {
+		return cmp.Compare(a.n, b.n)
+	}
+	if !slices.IsSortedFunc(ws, byN) { // logged in order: sorted already
+		slices.SortFunc(ws, byN)
+	}
+	lastW := map[uint64]uint64{}
+	for k := range ws {
+		if ws[k].own {
+			n, ok := lastW[ws[k].loc]
+			if !ok {
+				return fmt.Errorf("goroutine %d: write %d of location %d follows no write of it", i, ws[k].n, ws[k].loc)
+			}
+			ws[k].prev = lightID{t: int32(i), n: n}
+		}
+		lastW[ws[k].loc] = ws[k].n
+	}
+	return nil
+}
+
+// exact returns the event of goroutine t's access n, or -1.
+func (p *lightPlan) exact(t int, n uint64) int32 {
+	ns := p.ns[p.base[t]:p.base[t+1]]
+	k, ok := slices.BinarySearch(ns, n)
+	if !ok {
+		return -1
+	}
+	return p.base[t] + int32(k)
+}
+
+// atOrBefore returns goroutine t's last event at or before its access n,
+// or p.base[t]-1 if there is none.
+func (p *lightPlan) atOrBefore(t int, n uint64) int32 {
+	ns := p.ns[p.base[t]:p.base[t+1]]
+	k, ok := slices.BinarySearch(ns, n)
+	if ok {
 		return p.base[t] + int32(k)
 	}
-	atOrBefore := func(t int, n uint64) int32 {
-		ns := p.ns[p.base[t]:p.base[t+1]]
-		k, ok := slices.BinarySearch(ns, n)
-		if ok {
-			return p.base[t] + int32(k)
-		}
-		return p.base[t] + int32(k) - 1 // -1 relative: none when k == 0
+	return p.base[t] + int32(k) - 1 // -1 relative: none when k == 0
+}
+
+// lightWait is a runtime wait: event e waits for goroutine t to have
+// performed its access n.
+type lightWait struct {
+	e int32
+	t int32
+	n uint64
+}
+
+// lightBuilder collects the constraints of a log's events.
+type lightBuilder struct {
+	p     *lightPlan
+	edges []lightEdge
+	waits []lightWait
+	// The successor of each write: by the write's event (succEv), or by
+	// key for the initial value and for skipped (guarded) writes.
+	succEv  []int32
+	succKey map[lightKey]int32
+}
+
+// after makes event e come after access x; with norun, in the solution
+// only (x is an operation the oracle does not see).
+func (b *lightBuilder) after(e int32, x lightID, norun bool) {
+	p := b.p
+	if x.t < 0 || int(x.t) == int(p.evT[e]) {
+		return
 	}
-	var edges []lightEdge
-	type wait struct {
-		e int32
-		t int32
-		n uint64
+	if f := p.exact(int(x.t), x.n); f >= 0 {
+		b.edges = append(b.edges, lightEdge{f, e})
+		return
 	}
-	var waits []wait
-	// after makes event e come after access x; with norun, in the
-	// solution only (x is an operation the oracle does not see).
-	after := func(e int32, x lightID, norun ...bool) {
-		if x.t < 0 || int(x.t) == int(p.evT[e]) {
-			return
-		}
-		if f := exact(int(x.t), x.n); f >= 0 {
-			edges = append(edges, lightEdge{f, e})
-			return
-		}
-		if f := atOrBefore(int(x.t), x.n); f >= p.base[x.t] {
-			edges = append(edges, lightEdge{f, e})
-		}
-		if len(norun) == 0 {
-			waits = append(waits, wait{e, x.t, x.n})
+	if f := p.atOrBefore(int(x.t), x.n); f >= p.base[x.t] {
+		b.edges = append(b.edges, lightEdge{f, e})
+	}
+	if !norun {
+		b.waits = append(b.waits, lightWait{e, x.t, x.n})
+	}
+}
+
+// succOf returns where the successor of the logged write w is kept, or nil
+// if w is no event.
+func (b *lightBuilder) succOf(w lightID) *int32 {
+	if w.t >= 0 {
+		if e := b.p.exact(int(w.t), w.n); e >= 0 {
+			return &b.succEv[e]
 		}
 	}
-	// The successor of each write: by the write's event, or by key for
-	// the initial value and for skipped (guarded) writes.
-	succEv := make([]int32, ne)
-	for k := range succEv {
-		succEv[k] = -1
+	return nil
+}
+
+// orderWrites orders each write after its predecessor (and the reads of
+// it the recorder published), and records it as the predecessor's
+// successor.
+func (b *lightBuilder) orderWrites(threads []*lightThreadLog) error {
+	p := b.p
+	b.succEv = make([]int32, len(p.ns))
+	for k := range b.succEv {
+		b.succEv[k] = -1
 	}
+	b.succKey = make(map[lightKey]int32)
 	firsts := map[lightKey]bool{} // the first reads of intervals, by location
-	for i := 0; i < nt; i++ {
-		for _, r := range reads[i] {
+	for i, tl := range threads {
+		for _, r := range tl.reads {
 			firsts[lightKey{r.loc, lightID{int32(i), r.first}}] = true
 		}
 	}
-	succKey := make(map[lightKey]int32)
-	succOf := func(loc uint64, w lightID) *int32 {
-		if w.t >= 0 {
-			if e := exact(int(w.t), w.n); e >= 0 {
-				return &succEv[e]
-			}
-		}
-		return nil
-	}
-	for i := 0; i < nt; i++ {
-		for _, w := range writes[i] {
-			e := exact(i, w.n)
-			after(e, w.prev)
+	for i, tl := range threads {
+		for _, w := range tl.writes {
+			e := p.exact(i, w.n)
+			b.after(e, w.prev, false)
 			if w.ownRead != 0 {
 				// A read whose publication raced with this write
 				// (recorder.go) was retried and read this write
@@ -512,26 +611,35 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 				if firsts[lightKey{w.loc, lightID{w.prev.t, n}}] {
 					n--
 				}
-				after(e, lightID{w.prev.t, n})
+				b.after(e, lightID{w.prev.t, n}, false)
 			}
-			if sp := succOf(w.loc, w.prev); sp != nil {
+			if sp := b.succOf(w.prev); sp != nil {
 				if *sp >= 0 {
-					return nil, fmt.Errorf("two writes of location %d follow the same write", w.loc)
+					return fmt.Errorf("two writes of location %d follow the same write", w.loc)
 				}
 				*sp = e
 				continue
 			}
 			k := lightKey{w.loc, w.prev}
-			if _, dup := succKey[k]; dup {
-				return nil, fmt.Errorf("two writes of location %d follow the same write", w.loc)
+			if _, dup := b.succKey[k]; dup {
+				return fmt.Errorf("two writes of location %d follow the same write", w.loc)
 			}
-			succKey[k] = e
+			b.succKey[k] = e
 		}
 	}
+	return nil
+}
+
+// orderReads orders each dependence interval after the write it read and
+// before that write's successor, and each barrier after the access it
+// names; it numbers the intervals' keys (p.ivKey, p.ivOpen) and returns the
+// intervals' ends as (last read's event, key).
+func (b *lightBuilder) orderReads(threads []*lightThreadLog) ([]lightEdge, error) {
+	p := b.p
 	p.ivKey = map[lightKey]int32{}
-	var ivEnds []lightEdge // (last read's event, key)
-	for i := 0; i < nt; i++ {
-		for _, r := range reads[i] {
+	var ivEnds []lightEdge
+	for i, tl := range threads {
+		for _, r := range tl.reads {
 			if r.w.t == int32(i) && r.w.n >= r.first {
 				return nil, fmt.Errorf("goroutine %d reads its own later write", i)
 			}
@@ -542,27 +650,28 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 				p.ivOpen = append(p.ivOpen, 0)
 			}
 			p.ivOpen[k]++
-			ivEnds = append(ivEnds, lightEdge{exact(i, r.last), k})
-			after(exact(i, r.first), r.w)
+			ivEnds = append(ivEnds, lightEdge{p.exact(i, r.last), k})
+			b.after(p.exact(i, r.first), r.w, false)
 			s := int32(-1)
-			if sp := succOf(r.loc, r.w); sp != nil {
+			if sp := b.succOf(r.w); sp != nil {
 				s = *sp
-			} else if e, ok := succKey[lightKey{r.loc, r.w}]; ok {
+			} else if e, ok := b.succKey[lightKey{r.loc, r.w}]; ok {
 				s = e
 			}
 			if s >= 0 {
-				edges = append(edges, lightEdge{exact(i, r.last), s})
+				b.edges = append(b.edges, lightEdge{p.exact(i, r.last), s})
 			}
 		}
-		for _, b := range barriers[i] {
-			if b.start {
-				after(exact(i, b.n), b.b, true)
-			} else {
-				after(exact(i, b.n), b.b)
-			}
+		for _, br := range tl.barriers {
+			b.after(p.exact(i, br.n), br.b, br.start)
 		}
 	}
-	succEv, succKey = nil, nil
+	return ivEnds, nil
+}
+
+// indexIntervals indexes the intervals' ends by event (p.ivEndAt, p.ivEnd).
+func (p *lightPlan) indexIntervals(ivEnds []lightEdge) {
+	ne := len(p.ns)
 	slices.SortFunc(ivEnds, func(a, b lightEdge) int { return int(a.from) - int(b.from) })
 	p.ivEndAt = make([]int32, ne+1)
 	p.ivEnd = make([]int32, len(ivEnds))
@@ -573,8 +682,12 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 	for e := 0; e < ne; e++ {
 		p.ivEndAt[e+1] += p.ivEndAt[e]
 	}
-	// Runtime waits, by event.
-	slices.SortFunc(waits, func(a, b wait) int { return int(a.e) - int(b.e) })
+}
+
+// indexWaits indexes the runtime waits by event (p.waitAt, waitT, waitN).
+func (p *lightPlan) indexWaits(waits []lightWait) {
+	ne := len(p.ns)
+	slices.SortFunc(waits, func(a, b lightWait) int { return int(a.e) - int(b.e) })
 	p.waitAt = make([]int32, ne+1)
 	for _, w := range waits {
 		p.waitAt[w.e+1]++
@@ -584,24 +697,35 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 	for e := 0; e < ne; e++ {
 		p.waitAt[e+1] += p.waitAt[e]
 	}
-	// Kahn's algorithm over the cross edges, program order by heads.
-	outAt := make([]int32, ne+1)
-	indeg := make([]int32, ne)
+}
+
+// link indexes the cross edges by their first event (p.outAt, p.out) and
+// counts each event's predecessors among them (p.indeg).
+func (p *lightPlan) link(edges []lightEdge) {
+	ne := len(p.ns)
+	p.outAt = make([]int32, ne+1)
+	p.indeg = make([]int32, ne)
 	for _, ed := range edges {
-		outAt[ed.from+1]++
-		indeg[ed.to]++
+		p.outAt[ed.from+1]++
+		p.indeg[ed.to]++
 	}
 	for e := 0; e < ne; e++ {
-		outAt[e+1] += outAt[e]
+		p.outAt[e+1] += p.outAt[e]
 	}
-	out := make([]int32, len(edges))
-	fill := slices.Clone(outAt[:ne])
+	p.out = make([]int32, len(edges))
+	fill := slices.Clone(p.outAt[:ne])
 	for _, ed := range edges {
-		out[fill[ed.from]] = ed.to
+		p.out[fill[ed.from]] = ed.to
 		fill[ed.from]++
 	}
-	edges, fill = nil, nil
-	p.outAt, p.out, p.indeg = outAt, out, slices.Clone(indeg)
+}
+
+// sort solves the constraints into p.order by Kahn's algorithm over the
+// cross edges, program order by heads, going on with the same goroutine
+// while it can; it fails if they are cyclic.
+func (p *lightPlan) sort() error {
+	nt, ne := len(p.base)-1, len(p.ns)
+	indeg := slices.Clone(p.indeg)
 	head := make([]int32, nt)
 	var stack []int32
 	for i := 0; i < nt; i++ {
@@ -616,7 +740,7 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 		stack = stack[:len(stack)-1]
 		e := head[i]
 		p.order = append(p.order, e)
-		for _, x := range out[outAt[e]:outAt[e+1]] {
+		for _, x := range p.out[p.outAt[e]:p.outAt[e+1]] {
 			indeg[x]--
 			if t := p.evT[x]; indeg[x] == 0 && head[t] == x && t != i {
 				stack = append(stack, t)
@@ -628,9 +752,9 @@ func solveLight(log *record.Log) (*lightPlan, error) {
 		}
 	}
 	if len(p.order) != ne {
-		return nil, fmt.Errorf("the log's constraints are cyclic: %d of %d events ordered", len(p.order), ne)
+		return fmt.Errorf("the log's constraints are cyclic: %d of %d events ordered", len(p.order), ne)
 	}
-	return p, nil
+	return nil
 }
 
 // lightOracle enforces a lightPlan: an event may run when its goroutine

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/weftdev/weft/internal/rectest"
-	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/internal/workload"
+	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/replay"
 	"github.com/weftdev/weft/sched"
 	"github.com/weftdev/weft/sim"
