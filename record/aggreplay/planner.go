@@ -61,72 +61,22 @@ type aggReplayLoc struct {
 	counts []uint64 // reads of x by each thread in the replay
 }
 
+// planAggrePlay reads an AggrePlay log: each location's order of writes
+// and acquisitions, then each goroutine's reads and RC vectors.
 func planAggrePlay(log *record.Log) (record.Oracle, error) {
-	nt := len(log.Threads)
 	o := &aggOracle{locs: map[uint32]*aggReplayLoc{}, ops: map[aggKey]aggOp{},
 		ex: map[aggKey][]uint64{}, wr: map[aggKey]uint64{}, prev: map[[2]uint32]uint64{}}
 	for id, es := range log.Locs {
 		if id == 0 || len(es) == 0 {
 			continue
 		}
-		x := &aggReplayLoc{}
-		o.locs[uint32(id)] = x
-		last := make([]uint64, nt)
-		for k, e := range es {
-			if len(e.Args) != 2 || e.Args[0] >= uint64(nt) {
-				return nil, fmt.Errorf("location %d: entry %d: want (thread, counter), thread below %d", id, k, nt)
-			}
-			t := e.Args[0]
-			n := last[t] + e.Args[1]
-			if n < last[t] || n > log.Threads[t].Ops {
-				return nil, fmt.Errorf("location %d: entry %d: counter out of range", id, k)
-			}
-			last[t] = n
-			key := aggKey{uint32(t), n}
-			if _, dup := o.ops[key]; dup {
-				return nil, fmt.Errorf("location %d: entry %d: access logged twice", id, k)
-			}
-			switch e.Tag {
-			case tagW, tagL:
-				x.order = append(x.order, key)
-				o.ops[key] = aggOp{loc: uint32(id), write: e.Tag == tagW}
-			default:
-				return nil, fmt.Errorf("location %d: entry %d: unknown tag %d", id, k, e.Tag)
-			}
+		if err := o.addOrder(log, uint32(id), es); err != nil {
+			return nil, err
 		}
 	}
 	for ti, tl := range log.Threads {
-		for k, e := range tl.Entries {
-			key := aggKey{uint32(ti), e.N}
-			switch e.Tag {
-			case record.TagTouch, record.TagChoice:
-			case tagRead:
-				if _, dup := o.wr[key]; dup {
-					return nil, fmt.Errorf("goroutine %s: entry %d: read logged twice", tl.ID, k)
-				}
-				if len(e.Args) != 1 {
-					return nil, fmt.Errorf("goroutine %s: entry %d: malformed read", tl.ID, k)
-				}
-				o.wr[key] = e.Args[0]
-			case tagEX:
-				if len(e.Args)%2 != 0 {
-					return nil, fmt.Errorf("goroutine %s: entry %d: odd RC vector", tl.ID, k)
-				}
-				// O3: resolve the (c, d) pairs.
-				rc := o.ex[key]
-				for j := 0; j < len(e.Args); j += 2 {
-					c, d := e.Args[j], e.Args[j+1]
-					if d == 0 || d > uint64(nt-len(rc)) {
-						return nil, fmt.Errorf("goroutine %s: entry %d: RC vector longer than the %d goroutines", tl.ID, k, nt)
-					}
-					for ; d > 0; d-- {
-						rc = append(rc, c)
-					}
-				}
-				o.ex[key] = rc
-			default:
-				return nil, fmt.Errorf("goroutine %s: entry %d: unknown tag %d", tl.ID, k, e.Tag)
-			}
+		if err := o.addThread(ti, tl, len(log.Threads)); err != nil {
+			return nil, err
 		}
 	}
 	for key := range o.ex {
@@ -140,6 +90,75 @@ func planAggrePlay(log *record.Log) (record.Oracle, error) {
 		}
 	}
 	return o, nil
+}
+
+// addOrder adds location id's stream es: its W_x and L_m, in order.
+func (o *aggOracle) addOrder(log *record.Log, id uint32, es []record.Entry) error {
+	nt := len(log.Threads)
+	x := &aggReplayLoc{}
+	o.locs[id] = x
+	last := make([]uint64, nt)
+	for k, e := range es {
+		if len(e.Args) != 2 || e.Args[0] >= uint64(nt) {
+			return fmt.Errorf("location %d: entry %d: want (thread, counter), thread below %d", id, k, nt)
+		}
+		t := e.Args[0]
+		n := last[t] + e.Args[1]
+		if n < last[t] || n > log.Threads[t].Ops {
+			return fmt.Errorf("location %d: entry %d: counter out of range", id, k)
+		}
+		last[t] = n
+		key := aggKey{uint32(t), n}
+		if _, dup := o.ops[key]; dup {
+			return fmt.Errorf("location %d: entry %d: access logged twice", id, k)
+		}
+		switch e.Tag {
+		case tagW, tagL:
+			x.order = append(x.order, key)
+			o.ops[key] = aggOp{loc: id, write: e.Tag == tagW}
+		default:
+			return fmt.Errorf("location %d: entry %d: unknown tag %d", id, k, e.Tag)
+		}
+	}
+	return nil
+}
+
+// addThread adds the reads (WR_x) and RC vectors (EX_t) of goroutine ti's
+// stream, of nt goroutines.
+func (o *aggOracle) addThread(ti int, tl record.ThreadLog, nt int) error {
+	for k, e := range tl.Entries {
+		key := aggKey{uint32(ti), e.N}
+		switch e.Tag {
+		case record.TagTouch, record.TagChoice:
+		case tagRead:
+			if _, dup := o.wr[key]; dup {
+				return fmt.Errorf("goroutine %s: entry %d: read logged twice", tl.ID, k)
+			}
+			if len(e.Args) != 1 {
+				return fmt.Errorf("goroutine %s: entry %d: malformed read", tl.ID, k)
+			}
+			o.wr[key] = e.Args[0]
+		case tagEX:
+			if len(e.Args)%2 != 0 {
+				return fmt.Errorf("goroutine %s: entry %d: odd RC vector", tl.ID, k)
+			}
+			// O3: resolve the (c, d) pairs.
+			rc := o.ex[key]
+			for j := 0; j < len(e.Args); j += 2 {
+				c, d := e.Args[j], e.Args[j+1]
+				if d == 0 || d > uint64(nt-len(rc)) {
+					return fmt.Errorf("goroutine %s: entry %d: RC vector longer than the %d goroutines", tl.ID, k, nt)
+				}
+				for ; d > 0; d-- {
+					rc = append(rc, c)
+				}
+			}
+			o.ex[key] = rc
+		default:
+			return fmt.Errorf("goroutine %s: entry %d: unknown tag %d", tl.ID, k, e.Tag)
+		}
+	}
+	return nil
 }
 
 func (o *aggOracle) loc(id uint32) *aggReplayLoc {

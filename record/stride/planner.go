@@ -62,128 +62,171 @@ type strideOracle struct {
 
 type strideNV struct{ n, ver uint64 }
 
-// planStride reads a Stride log and infers its linkages.
+// stridePlan is planStride's state: the oracle it builds, and the writes
+// it infers the reads' linkages from.
+type stridePlan struct {
+	o       *strideOracle
+	nwrites []uint64                    // location → its writes
+	dict    map[strideLocVer][]uint64   // (location, value digest) → versions, ascending
+	own     map[strideLocVer][]strideNV // (location, goroutine) → its writes, ascending
+	initial map[uint32]uint64           // location → digest of its initial value, as the reads linked to it read it
+}
+
+// planStride reads a Stride log and infers its linkages: the writes of
+// every location first, then every goroutine's reads.
 func planStride(log *record.Log) (record.Oracle, error) {
 	nl := len(log.Locs)
-	o := &strideOracle{ops: map[strideKey]strideOp{}, cur: make([]uint64, nl), need: map[strideLocVer]int{}}
-	nwrites := make([]uint64, nl)
-	dict := map[strideLocVer][]uint64{}  // (location, value digest) → versions, ascending
-	own := map[strideLocVer][]strideNV{} // (location, goroutine) → its writes, ascending
+	p := &stridePlan{
+		o:       &strideOracle{ops: map[strideKey]strideOp{}, cur: make([]uint64, nl), need: map[strideLocVer]int{}},
+		nwrites: make([]uint64, nl),
+		dict:    map[strideLocVer][]uint64{},
+		own:     map[strideLocVer][]strideNV{},
+		initial: map[uint32]uint64{},
+	}
 	for loc := 1; loc < nl; loc++ {
-		lastN := map[int]uint64{}
-		last := -1
-		for i, e := range log.Locs[loc] {
-			var thread int
-			var dn, digest uint64
-			switch {
-			case e.Tag == tagWrite && len(e.Args) == 3:
-				if e.Args[0] >= uint64(len(log.Threads)) {
-					return nil, fmt.Errorf("location %d, write %d: goroutine %d, of %d", loc, i+1, e.Args[0], len(log.Threads))
-				}
-				thread, dn, digest = int(e.Args[0]), e.Args[1], e.Args[2]
-			case e.Tag == tagWriteSame && len(e.Args) == 2:
-				if last < 0 {
-					return nil, fmt.Errorf("location %d, write %d: same goroutine as the previous write, but there is none", loc, i+1)
-				}
-				thread, dn, digest = last, e.Args[0], e.Args[1]
-			default:
-				return nil, fmt.Errorf("location %d, entry %d: tag %d with %d arguments is not a Stride write", loc, i, e.Tag, len(e.Args))
-			}
-			n := lastN[thread] + dn
-			if dn == 0 || n < dn {
-				return nil, fmt.Errorf("location %d, write %d: operation counter of goroutine %d does not grow", loc, i+1, thread)
-			}
-			lastN[thread], last = n, thread
-			nwrites[loc]++
-			ver := nwrites[loc]
-			k := strideKey{thread, n}
-			if _, dup := o.ops[k]; dup {
-				return nil, fmt.Errorf("operation %d of goroutine %d is logged twice", n, thread)
-			}
-			o.ops[k] = strideOp{loc: uint32(loc), ver: ver, write: true}
-			dk := strideLocVer{uint32(loc), digest}
-			dict[dk] = append(dict[dk], ver)
-			ok := strideLocVer{uint32(loc), uint64(thread)}
-			own[ok] = append(own[ok], strideNV{n, ver})
+		if err := p.addWrites(log, loc); err != nil {
+			return nil, err
 		}
 	}
-	initial := map[uint32]uint64{} // location → digest of its initial value, as the reads linked to it read it
-	for ti, t := range log.Threads {
-		var lastLoc uint32
-		bound := map[uint32]uint64{}  // location → the goroutine's last logged bound
-		linked := map[uint32]uint64{} // location → the linkage inferred for its previous read
-		for i, e := range t.Entries {
-			if e.Tag < record.TagFirst {
-				continue // touches and choices: the framework's
-			}
-			var loc uint32
-			var digest, delta uint64
-			exact := false
-			switch {
-			case e.Tag == tagRead && len(e.Args) == 3:
-				if e.Args[0] == 0 || e.Args[0] >= uint64(nl) {
-					return nil, fmt.Errorf("goroutine %s, entry %d: location %d, of %d", t.ID, i, e.Args[0], nl-1)
-				}
-				loc, digest, delta = uint32(e.Args[0]), e.Args[1], e.Args[2]
-			case e.Tag == tagReadSame && len(e.Args) == 2:
-				if lastLoc == 0 {
-					return nil, fmt.Errorf("goroutine %s, entry %d: read of the previous read's location, but there is none", t.ID, i)
-				}
-				loc, digest, delta = lastLoc, e.Args[0], e.Args[1]
-			case e.Tag == tagSyncRead && len(e.Args) == 2:
-				if e.Args[0] == 0 || e.Args[0] >= uint64(nl) {
-					return nil, fmt.Errorf("goroutine %s, entry %d: location %d, of %d", t.ID, i, e.Args[0], nl-1)
-				}
-				loc, delta, exact = uint32(e.Args[0]), e.Args[1], true
-			default:
-				return nil, fmt.Errorf("goroutine %s, entry %d: tag %d with %d arguments is not a Stride read", t.ID, i, e.Tag, len(e.Args))
-			}
-			if !exact {
-				lastLoc = loc
-			}
-			b := bound[loc] + delta
-			bound[loc] = b
-			if b > nwrites[loc] {
-				return nil, fmt.Errorf("goroutine %s, operation %d: read of location %d bounded by version %d, of %d writes", t.ID, e.N, loc, b, nwrites[loc])
-			}
-			k := strideKey{ti, e.N}
-			if _, dup := o.ops[k]; dup {
-				return nil, fmt.Errorf("operation %d of goroutine %s is logged twice", e.N, t.ID)
-			}
-			ver := b
-			if !exact {
-				// The lower end: the goroutine's own last write of loc
-				// before this read, and its previous read's linkage.
-				lower := linked[loc]
-				ws := own[strideLocVer{loc, uint64(ti)}]
-				j := sort.Search(len(ws), func(j int) bool { return ws[j].n > e.N })
-				if j > 0 && ws[j-1].ver > lower {
-					lower = ws[j-1].ver
-				}
-				if lower > b {
-					return nil, fmt.Errorf("Stride could not infer the linkage of read (goroutine %s, operation %d) of location %d: its bound, version %d, is older than version %d, which its goroutine had already seen", t.ID, e.N, loc, b, lower)
-				}
-				vs := dict[strideLocVer{loc, digest}]
-				j = sort.Search(len(vs), func(j int) bool { return vs[j] > b })
-				switch {
-				case j > 0 && vs[j-1] >= lower:
-					ver = vs[j-1] // the latest write of the value within the bound
-				case lower == 0:
-					if d, ok := initial[loc]; ok && d != digest {
-						return nil, fmt.Errorf("Stride could not infer the linkage of read (goroutine %s, operation %d) of location %d: no write of versions 1..%d wrote the value it read (digest %#x), and other reads read the initial value as %#x", t.ID, e.N, loc, b, digest, d)
-					}
-					initial[loc] = digest
-					ver = 0
-				default:
-					return nil, fmt.Errorf("Stride could not infer the linkage of read (goroutine %s, operation %d) of location %d: no write of versions %d..%d wrote the value it read (digest %#x)", t.ID, e.N, loc, lower, b, digest)
-				}
-			}
-			linked[loc] = ver
-			o.ops[k] = strideOp{loc: loc, ver: ver}
-			o.need[strideLocVer{loc, ver}]++
+	for ti := range log.Threads {
+		if err := p.addReads(log, ti); err != nil {
+			return nil, err
 		}
 	}
-	return o, nil
+	return p.o, nil
+}
+
+// addWrites adds the writes of location loc's stream, in version order.
+func (p *stridePlan) addWrites(log *record.Log, loc int) error {
+	lastN := map[int]uint64{}
+	last := -1
+	for i, e := range log.Locs[loc] {
+		var thread int
+		var dn, digest uint64
+		switch {
+		case e.Tag == tagWrite && len(e.Args) == 3:
+			if e.Args[0] >= uint64(len(log.Threads)) {
+				return fmt.Errorf("location %d, write %d: goroutine %d, of %d", loc, i+1, e.Args[0], len(log.Threads))
+			}
+			thread, dn, digest = int(e.Args[0]), e.Args[1], e.Args[2]
+		case e.Tag == tagWriteSame && len(e.Args) == 2:
+			if last < 0 {
+				return fmt.Errorf("location %d, write %d: same goroutine as the previous write, but there is none", loc, i+1)
+			}
+			thread, dn, digest = last, e.Args[0], e.Args[1]
+		default:
+			return fmt.Errorf("location %d, entry %d: tag %d with %d arguments is not a Stride write", loc, i, e.Tag, len(e.Args))
+		}
+		n := lastN[thread] + dn
+		if dn == 0 || n < dn {
+			return fmt.Errorf("location %d, write %d: operation counter of goroutine %d does not grow", loc, i+1, thread)
+		}
+		lastN[thread], last = n, thread
+		p.nwrites[loc]++
+		ver := p.nwrites[loc]
+		k := strideKey{thread, n}
+		if _, dup := p.o.ops[k]; dup {
+			return fmt.Errorf("operation %d of goroutine %d is logged twice", n, thread)
+		}
+		p.o.ops[k] = strideOp{loc: uint32(loc), ver: ver, write: true}
+		dk := strideLocVer{uint32(loc), digest}
+		p.dict[dk] = append(p.dict[dk], ver)
+		ok := strideLocVer{uint32(loc), uint64(thread)}
+		p.own[ok] = append(p.own[ok], strideNV{n, ver})
+	}
+	return nil
+}
+
+// strideReadEntry decodes the read entry e (entry i of goroutine t's
+// stream, whose previous read was of location lastLoc) of a log of nl-1
+// locations.
+func strideReadEntry(t record.ThreadLog, i int, e record.Entry, lastLoc uint32, nl int) (loc uint32, digest, delta uint64, exact bool, err error) {
+	switch {
+	case e.Tag == tagRead && len(e.Args) == 3:
+		if e.Args[0] == 0 || e.Args[0] >= uint64(nl) {
+			return 0, 0, 0, false, fmt.Errorf("goroutine %s, entry %d: location %d, of %d", t.ID, i, e.Args[0], nl-1)
+		}
+		return uint32(e.Args[0]), e.Args[1], e.Args[2], false, nil
+	case e.Tag == tagReadSame && len(e.Args) == 2:
+		if lastLoc == 0 {
+			return 0, 0, 0, false, fmt.Errorf("goroutine %s, entry %d: read of the previous read's location, but there is none", t.ID, i)
+		}
+		return lastLoc, e.Args[0], e.Args[1], false, nil
+	case e.Tag == tagSyncRead && len(e.Args) == 2:
+		if e.Args[0] == 0 || e.Args[0] >= uint64(nl) {
+			return 0, 0, 0, false, fmt.Errorf("goroutine %s, entry %d: location %d, of %d", t.ID, i, e.Args[0], nl-1)
+		}
+		return uint32(e.Args[0]), 0, e.Args[1], true, nil
+	}
+	return 0, 0, 0, false, fmt.Errorf("goroutine %s, entry %d: tag %d with %d arguments is not a Stride read", t.ID, i, e.Tag, len(e.Args))
+}
+
+// addReads adds goroutine ti's reads, each linked to the write it read.
+func (p *stridePlan) addReads(log *record.Log, ti int) error {
+	t := log.Threads[ti]
+	var lastLoc uint32
+	bound := map[uint32]uint64{}  // location → the goroutine's last logged bound
+	linked := map[uint32]uint64{} // location → the linkage inferred for its previous read
+	for i, e := range t.Entries {
+		if e.Tag < record.TagFirst {
+			continue // touches and choices: the framework's
+		}
+		loc, digest, delta, exact, err := strideReadEntry(t, i, e, lastLoc, len(log.Locs))
+		if err != nil {
+			return err
+		}
+		if !exact {
+			lastLoc = loc
+		}
+		b := bound[loc] + delta
+		bound[loc] = b
+		if b > p.nwrites[loc] {
+			return fmt.Errorf("goroutine %s, operation %d: read of location %d bounded by version %d, of %d writes", t.ID, e.N, loc, b, p.nwrites[loc])
+		}
+		k := strideKey{ti, e.N}
+		if _, dup := p.o.ops[k]; dup {
+			return fmt.Errorf("operation %d of goroutine %s is logged twice", e.N, t.ID)
+		}
+		ver := b
+		if !exact {
+			if ver, err = p.infer(t, ti, e.N, loc, digest, b, linked[loc]); err != nil {
+				return err
+			}
+		}
+		linked[loc] = ver
+		p.o.ops[k] = strideOp{loc: loc, ver: ver}
+		p.o.need[strideLocVer{loc, ver}]++
+	}
+	return nil
+}
+
+// infer returns the version the read n of goroutine ti (t) of location loc
+// linked to: the latest write of its value (digest) within its bound b,
+// and no older than prev, the linkage of the goroutine's previous read of
+// loc, nor than the goroutine's own last write of loc before it.
+func (p *stridePlan) infer(t record.ThreadLog, ti int, n uint64, loc uint32, digest, b, prev uint64) (uint64, error) {
+	lower := prev
+	ws := p.own[strideLocVer{loc, uint64(ti)}]
+	j := sort.Search(len(ws), func(j int) bool { return ws[j].n > n })
+	if j > 0 && ws[j-1].ver > lower {
+		lower = ws[j-1].ver
+	}
+	if lower > b {
+		return 0, fmt.Errorf("Stride could not infer the linkage of read (goroutine %s, operation %d) of location %d: its bound, version %d, is older than version %d, which its goroutine had already seen", t.ID, n, loc, b, lower)
+	}
+	vs := p.dict[strideLocVer{loc, digest}]
+	j = sort.Search(len(vs), func(j int) bool { return vs[j] > b })
+	switch {
+	case j > 0 && vs[j-1] >= lower:
+		return vs[j-1], nil // the latest write of the value within the bound
+	case lower == 0:
+		if d, ok := p.initial[loc]; ok && d != digest {
+			return 0, fmt.Errorf("Stride could not infer the linkage of read (goroutine %s, operation %d) of location %d: no write of versions 1..%d wrote the value it read (digest %#x), and other reads read the initial value as %#x", t.ID, n, loc, b, digest, d)
+		}
+		p.initial[loc] = digest
+		return 0, nil
+	}
+	return 0, fmt.Errorf("Stride could not infer the linkage of read (goroutine %s, operation %d) of location %d: no write of versions %d..%d wrote the value it read (digest %#x)", t.ID, n, loc, lower, b, digest)
 }
 
 // Allow implements Oracle.
