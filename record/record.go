@@ -9,10 +9,10 @@
 // location of a mutex, a channel, a WaitGroup, a Cond, a Once), of one of the
 // kinds sched.Access names: a Var load reads, a store writes, an atomic Add
 // and a Mutex.Lock read and write atomically, an Unlock writes (Light, §4.3).
-// Goroutines are Threads, named by lineage exactly as the controller names
-// them ("0", "0.1", ...), and every Thread counts its operations as the
-// controller's G.Ops does, so that a recorded access and its replayed twin
-// are matched by (goroutine, counter).
+// Goroutines are Threads, named by lineage with the controller's own
+// helper (internal/lineage: "0", "0.1", ...), and every Thread counts its
+// operations as the controller's G.Ops does, so that a recorded access and
+// its replayed twin are matched by (goroutine, counter).
 //
 // A primitive reports a memory access (Var, atomics) with a bracket:
 // ReadBegin and ReadEnd around a load, repeated while ReadEnd asks for it
