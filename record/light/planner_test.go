@@ -109,13 +109,7 @@ func lightCodeLog(log *record.Log) *record.Log {
 		es := log.Threads[i].Entries
 		for k, e := range es {
 			args := append([]uint64(nil), e.Args...)
-			loc, who := true, 1
-			switch e.Tag {
-			case tagWriteOwn:
-				who = -1
-			case tagStart:
-				loc, who = false, 0
-			}
+			loc, who := argRoles(e.Tag)
 			if loc {
 				args[0], prevLoc = zz(int64(args[0]-prevLoc)), args[0]
 			}

@@ -9,80 +9,52 @@ import (
 	"github.com/weftdev/weft/sim"
 )
 
-// expandCopies returns Light's entries of a stream, copies expanded.
-func expandCopies(es []record.Entry) []record.Entry {
-	var out []record.Entry
-	for _, e := range es {
-		if e.Tag < record.TagFirst {
-			continue
-		}
-		if e.Tag != tagCopy {
-			out = append(out, e)
-			continue
-		}
-		for range e.Args[1] {
-			k := len(out) - int(e.Args[0])
-			dn := out[k].N
-			if k > 0 {
-				dn -= out[k-1].N
-			}
-			out = append(out, record.Entry{Tag: out[k].Tag, N: out[len(out)-1].N + dn, Args: out[k].Args})
-		}
+// lightEntries returns Light's entries of goroutine th's stream (the
+// touches and choices left out), decoded by the planner's decoders: copies
+// and repeats expanded, locations and writer codes in two arguments,
+// locations and other goroutines' counters plain, not the zigzag deltas to
+// the stream's previous ones that the log holds.
+func lightEntries(t *testing.T, th record.ThreadLog) []record.Entry {
+	t.Helper()
+	es, err := lightUncopy(th.Entries, th.Ops)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return out
-}
-
-// lightEntries returns Light's entries of a stream (the touches and choices
-// left out), decoded: copies and repeats expanded, locations and writer
-// codes in two arguments, locations and other goroutines' counters plain,
-// not the zigzag deltas to the stream's previous ones that the log holds.
-func lightEntries(es []record.Entry) []record.Entry {
 	var out []record.Entry
-	var dict []record.Entry // the last 16 distinct entries, most recent first
-	var prevLoc uint64
+	st := &lightStream{}
 	prevN := map[uint64]uint64{}
-	unzz := func(v uint64) uint64 { return uint64(int64(v>>1) ^ -int64(v&1)) }
-	for _, e := range expandCopies(es) {
-		if e.Tag >= tagRepeat {
-			d := dict[e.Tag-tagRepeat]
-			copy(dict[1:e.Tag-tagRepeat+1], dict[:e.Tag-tagRepeat])
-			dict[0] = d
-			e = record.Entry{Tag: d.Tag, N: e.N, Args: d.Args}
-		} else {
-			if len(dict) < 16 {
-				dict = append(dict, record.Entry{})
-			}
-			copy(dict[1:], dict[:len(dict)-1])
-			dict[0] = e
+	for _, e := range es {
+		e, err := st.next(e)
+		if err != nil {
+			t.Fatal(err)
 		}
 		args := append([]uint64(nil), e.Args...)
-		if e.Tag == tagRead || e.Tag == tagWrite || e.Tag == tagBarrier {
-			// location<<3 | code, and code-7 if the code is 7 or more
-			code, k := args[0]&7, 1
-			if code == 7 {
-				code, k = 7+args[1], 2
-			}
-			args = append([]uint64{args[0] >> 3, code}, args[k:]...)
-		}
-		loc, who := true, 1
-		switch e.Tag {
-		case tagWriteOwn:
-			who = -1
-		case tagStart:
-			loc, who = false, 0
-		}
+		loc, who := argRoles(e.Tag)
 		if loc {
-			prevLoc += unzz(args[0])
-			args[0] = prevLoc
+			args[0] = st.loc(args[0])
 		}
 		if who >= 0 && args[who] >= 2 {
 			c := args[who]
-			prevN[c] += unzz(args[who+1])
+			prevN[c] += uint64(unzigzag(args[who+1]))
 			args[who+1] = prevN[c]
 		}
 		out = append(out, record.Entry{Tag: e.Tag, N: e.N, Args: args})
 	}
 	return out
+}
+
+// argRoles says how an entry of tag holds its arguments, unpacked: loc, a
+// location first (coded against the stream's previous one); who >= 0, a
+// writer code at args[who] and its counter next (for another goroutine's,
+// coded against the counter of that goroutine the stream named last).
+func argRoles(tag uint8) (loc bool, who int) {
+	switch tag {
+	case tagWriteOwn:
+		return true, -1
+	case tagStart:
+		return false, 0
+	}
+	return true, 1
 }
 
 func e(tag uint8, n uint64, args ...uint64) record.Entry {
@@ -104,7 +76,7 @@ func TestLightLogOneGoroutine(t *testing.T) {
 		w := sim.NewVar(0)
 		_ = w.Load() // 6: the initial value
 	})
-	got := lightEntries(log.Threads[0].Entries)
+	got := lightEntries(t, log.Threads[0])
 	want := []record.Entry{
 		e(tagWrite, 1, 1, 0, 0),
 		e(tagRead, 6, 2, 0, 0, 0),
@@ -132,13 +104,13 @@ func TestLightLogGuarded(t *testing.T) {
 			m.Unlock() // 4
 		})
 	})
-	root := lightEntries(log.Threads[0].Entries)
+	root := lightEntries(t, log.Threads[0])
 	// The release overwrites the goroutine's own acquire: not logged.
 	want := []record.Entry{e(tagWrite, 1, 1, 0, 0)}
 	if !reflect.DeepEqual(root, want) {
 		t.Fatalf("root entries\n got %v\nwant %v", root, want)
 	}
-	child := lightEntries(log.Threads[1].Entries)
+	child := lightEntries(t, log.Threads[1])
 	// Its first access names the root's operation 5 that started it.
 	want = []record.Entry{e(tagStart, 1, 2, 5), e(tagWrite, 1, 1, 2, 4)}
 	if !reflect.DeepEqual(child, want) {
@@ -162,7 +134,7 @@ func TestLightLogBrokenGuard(t *testing.T) {
 		v.Store(2) // 4: breaks: barrier after 2; overwrites its own 2
 		_ = v.Load()
 	})
-	got := lightEntries(log.Threads[0].Entries)
+	got := lightEntries(t, log.Threads[0])
 	want := []record.Entry{
 		e(tagWrite, 1, 1, 0, 0),
 		e(tagBarrier, 4, 2, 1, 2),
@@ -197,12 +169,12 @@ func TestLightLogCrossGoroutine(t *testing.T) {
 			sim.Yield()
 		}
 	})
-	child := lightEntries(log.Threads[1].Entries)
+	child := lightEntries(t, log.Threads[1])
 	if len(child) < 3 || !reflect.DeepEqual(child[2], e(tagWrite, 2, 1, 0, 0)) {
 		t.Fatalf("child entries %v: want its write at 2, overwriting the initial value", child)
 	}
 	var last record.Entry
-	for _, x := range lightEntries(log.Threads[0].Entries) {
+	for _, x := range lightEntries(t, log.Threads[0]) {
 		if x.Tag == tagRead && x.Args[0] == 1 {
 			last = x
 		}
@@ -224,7 +196,7 @@ func TestLightLogOwnReadOverwritten(t *testing.T) {
 		wg.Go(func() { v.Store(2) })
 		wg.Wait()
 	})
-	child := lightEntries(log.Threads[1].Entries)
+	child := lightEntries(t, log.Threads[1])
 	var got record.Entry
 	for _, x := range child {
 		if x.Tag == tagWrite && x.Args[0] == 1 {
