@@ -98,7 +98,11 @@ func Algorithms() []string {
 func New(algorithm string) (Recorder, error) {
 	a, ok := Lookup(algorithm)
 	if !ok {
-		return nil, fmt.Errorf("record: unknown algorithm %q (want one of %s)", algorithm, strings.Join(Algorithms(), ", "))
+		names := Algorithms()
+		if len(names) == 0 {
+			return nil, fmt.Errorf("record: unknown algorithm %q: none is registered (import record/all, or the algorithm's package)", algorithm)
+		}
+		return nil, fmt.Errorf("record: unknown algorithm %q (want one of %s)", algorithm, strings.Join(names, ", "))
 	}
 	return a.New(), nil
 }
