@@ -40,7 +40,7 @@ import (
 //     thread's previous read of x (or, for its first read, the initial
 //     value) logs nothing.
 //   - W_x and L_m of one location share its stream, in the order of the
-//     accesses (all are made under Loc.Mu or the primitive's exclusion), and
+//     accesses (all are made under record.Loc.Mu or the primitive's exclusion), and
 //     the replay follows that one order.
 //   - A read-modify-write (an atomic Add, a CompareAndSwap) is a write in W_x
 //     and not a read: the write order fixes the value it reads.
@@ -68,7 +68,7 @@ const (
 	tagL uint8 = record.TagFirst + 1
 )
 
-// aggLoc is the per-location state, guarded by Loc.Mu.
+// aggLoc is the per-location state, guarded by record.Loc.Mu.
 type aggLoc struct {
 	own       []uint64 // RC_t.x[t]: reads of x by each thread
 	total     uint64   // sum of own

@@ -11,9 +11,9 @@ import (
 // synchronizations alike. A replay lets a thread access a location only
 // when it is at the head of the location's remaining vector.
 //
-// The vector of a location is its own stream (Loc.Stream), so the recorder
+// The vector of a location is its own stream (record.Loc.Stream), so the recorder
 // keeps no per-event state: an access appends one entry, made atomic with
-// the access itself by the location's lock (Loc.Mu) for memory accesses,
+// the access itself by the location's lock (record.Loc.Mu) for memory accesses,
 // and by the primitive's own exclusion for synchronization (Sync is
 // reported from inside it, so the reports are already ordered).
 //
@@ -41,8 +41,8 @@ type Options struct {
 	RunLength bool
 }
 
-// New returns a LEAP recorder; New("leap") returns one with the
-// default options (one entry per access, as the paper's).
+// New returns a LEAP recorder with options o; record.New("leap") returns
+// one with the default options (one entry per access, as the paper's).
 func New(o Options) record.Recorder { return &leap{rle: o.RunLength} }
 
 type leap struct {

@@ -10,7 +10,7 @@ import (
 // linkages.
 //
 // Writes are ordered per location under synchronization: a write holds
-// Loc.Mu around the store, takes the next version of the location and
+// record.Loc.Mu around the store, takes the next version of the location and
 // appends itself to the location's stream (Stride's LW_x), so a write's
 // version is its rank in that stream, implicit. Synchronization accesses
 // (a Lock, an Unlock, ...) are writes of their location too, ordered by the
@@ -25,7 +25,7 @@ import (
 // matching criterion"). The replay (planner.go) searches back from
 // that bound for a write of the same value.
 //
-// The version word (Loc.Word) counts twice per write, as a sequence lock
+// The version word (record.Loc.Word) counts twice per write, as a sequence lock
 // does: odd while a write's store is in progress, even once it is done; the
 // version is Word/2 rounded up. The bound logged is therefore exact: a read
 // that ends while a store is in progress may have read it (bound = that
@@ -69,7 +69,7 @@ type strideThread struct {
 	bound   table.Table[uint64] // location → last version logged by a read
 }
 
-// strideLoc is a location's Stride state, guarded by Loc.Mu (Var writes) or
+// strideLoc is a location's Stride state, guarded by record.Loc.Mu (Var writes) or
 // by the primitive's exclusion (synchronization).
 type strideLoc struct {
 	lastThread uint32   // goroutine of the previous write, +1 (0: none)
