@@ -21,5 +21,19 @@ type Children struct {
 // whose Children c is, and counts it.
 func (c *Children) Next(parent string) string {
 	c.n++
+	if parent == Root && c.n <= len(rootChildren) {
+		return rootChildren[c.n-1]
+	}
 	return parent + "." + strconv.Itoa(c.n)
 }
+
+// rootChildren are the names of the root's first children, "0.1" to
+// "0.64", made once: every execution starts some, and a name made on the
+// spot costs an allocation.
+var rootChildren = func() [64]string {
+	var ids [64]string
+	for i := range ids {
+		ids[i] = Root + "." + strconv.Itoa(i+1)
+	}
+	return ids
+}()
