@@ -40,6 +40,7 @@ import (
 	"unsafe"
 
 	"github.com/weftdev/weft/internal/gls"
+	"github.com/weftdev/weft/internal/lineage"
 	"github.com/weftdev/weft/internal/race"
 	"github.com/weftdev/weft/internal/racereport"
 )
@@ -265,7 +266,7 @@ type G struct {
 	c        *Controller
 	id       string // lineage: "0" for the root, "0.2" for its second child
 	idx      int    // creation order
-	children int
+	children lineage.Children
 	n        int    // events (scheduling points) so far
 	ops      int    // operations so far: events but for continuations
 	wait     Waiter // what the pending operation waits for; nil: ready
@@ -414,10 +415,9 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 func (c *Controller) newG(parent *G) *G {
 	g := &G{c: c, idx: len(c.all), wake: make(chan struct{})}
 	if parent == nil {
-		g.id = "0"
+		g.id = lineage.Root
 	} else {
-		parent.children++
-		g.id = parent.id + "." + strconv.Itoa(parent.children)
+		g.id = parent.children.Next(parent.id)
 	}
 	c.all = append(c.all, g)
 	c.nlive++
