@@ -12,12 +12,22 @@ type candidates struct {
 	cnt  []int32 // members below each node; node 1 is the root, leaves from size
 	top  []int32 // the index of the highest-priority member below, -1 if none
 	old  []int32 // the index of the member below that has waited longest, -1 if none
+
+	small [3][2 * smallSize]int32 // the first tree's nodes, in the controller
 }
+
+// smallSize is the number of leaves of the first tree, which costs no
+// allocation of its own.
+const smallSize = 16
 
 //go:norace
 func (s *candidates) init(all *[]*G) {
 	s.all = all
-	s.grow(64)
+	s.size = smallSize
+	s.cnt, s.top, s.old = s.small[0][:], s.small[1][:], s.small[2][:]
+	for i := range s.top {
+		s.top[i], s.old[i] = -1, -1
+	}
 }
 
 // grow makes room for goroutine indices below n, rebuilding the tree.

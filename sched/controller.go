@@ -33,6 +33,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -174,7 +175,6 @@ type Controller struct {
 	obs   Observer // strat, if it observes
 	hz    Horizon  // strat, if it has a horizon
 	opts  Options
-	label string // pprof label value identifying the execution
 	seq   uint64 // the execution's number in the process
 
 	root     *G
@@ -223,11 +223,13 @@ type Controller struct {
 	stuck     *G                // the goroutine the watchdog gave up on; set before abandoned
 	scan      int               // where aborting looks for the next live goroutine
 	done      chan struct{}     // closed when the last goroutine exits
-	drained   chan struct{}     // abandoned: closed when every goroutine but the stuck one exited
+	drained   chan struct{}     // abandoned: closed when every goroutine but the stuck one exited; made by the watchdog
 
 	escMu   sync.Mutex // guards escapes: written by goroutines that are not controlled
 	escapes []*Failure
 	created uint64 // goroutines the process had created when the execution started
+	metric  [1]metrics.Sample
+	workers int // workers started for the execution (see worker.go)
 
 	// Under the race detector (see race.go):
 	adv      *adviser            // the strategy's goroutine (see adviser.go)
@@ -275,9 +277,9 @@ type G struct {
 	reads    Digest
 	yield    bool
 	done     bool
-	wake     chan struct{}
-	bind     gls.Binding
-	site     string // the pending operation's site, if the execution is traced
+	w        *worker // the goroutine it runs on
+	self     any     // g itself, what gls.Get returns on its worker
+	site     string  // the pending operation's site, if the execution is traced
 
 	prio  int64  // the strategy's priority (SetPriority)
 	cand  bool   // enabled: its pending operation can proceed
@@ -373,16 +375,14 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 	seq := execSeq.Add(1)
 	hz, _ := strategy.(Horizon)
 	c := &Controller{
-		strat:   strategy,
-		obs:     obs,
-		hz:      hz,
-		opts:    opts,
-		label:   strconv.FormatUint(seq, 10),
-		seq:     seq,
-		hash:    14695981039346656037,
-		epoch:   opts.Epoch.Round(0), // wall clock only: virtual times carry no monotonic reading
-		done:    make(chan struct{}),
-		drained: make(chan struct{}),
+		strat: strategy,
+		obs:   obs,
+		hz:    hz,
+		opts:  opts,
+		seq:   seq,
+		hash:  14695981039346656037,
+		epoch: opts.Epoch.Round(0), // wall clock only: virtual times carry no monotonic reading
+		done:  make(chan struct{}),
 	}
 	c.cands.init(&c.all)
 	if opts.Trace {
@@ -392,12 +392,12 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 		c.startAdviser()
 		c.raceBegin()
 	}
-	c.created = goroutinesCreated()
+	c.created = c.goroutinesCreated()
 	c.root = c.newG(nil)
 	c.cur.Store(c.root)
 	race.Release(unsafe.Pointer(&c.raceInit))
-	go c.goroutine(c.root, body)
-	c.root.wake <- struct{}{}
+	c.start(c.root, body)
+	c.root.w.wake <- struct{}{}
 	blocked := c.watch()
 	if race.Enabled {
 		c.stopAdviser()
@@ -411,7 +411,8 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 
 //go:norace
 func (c *Controller) newG(parent *G) *G {
-	g := &G{c: c, idx: len(c.all), wake: make(chan struct{})}
+	g := &G{c: c, idx: len(c.all)}
+	g.self = g
 	if parent == nil {
 		g.id = "0"
 	} else {
@@ -424,35 +425,47 @@ func (c *Controller) newG(parent *G) *G {
 	return g
 }
 
-// goroutine is the body of every controlled goroutine.
+// start gives controlled goroutine g a worker that runs f when g is first
+// handed the baton.
 //
 //go:norace
-func (c *Controller) goroutine(g *G, f func()) {
+func (c *Controller) start(g *G, f func()) {
+	if _, started := acquireWorker(g, f, c.opts.Name); started {
+		c.workers++
+	}
+}
+
+// goroutine runs controlled goroutine g on its worker, once g is first
+// handed the baton: the worker binds g's identity then, so that a hundred
+// thousand goroutines started in a loop cost the loop no more than their
+// go statements. It reports whether the worker may run another goroutine;
+// a goroutine that ends with runtime.Goexit ends its worker too.
+//
+//go:norace
+func (c *Controller) goroutine(g *G, f func()) (reuse bool) {
 	// A goroutine that a timer starts, from inside a step, does not inherit
 	// its starter's happens-before state: it needs the controller's.
 	race.Acquire(unsafe.Pointer(&c.raceInit))
-	// Parked at once: the goroutine binds its identity when it first
-	// runs, so that a hundred thousand goroutines started in a loop cost
-	// the loop no more than their go statements.
-	race.Disable()
-	<-g.wake
-	race.Enable()
 	if c.aborting || c.abandoned.Load() {
-		c.exit(g)
-		return
+		reuse = !race.Enabled && !c.abandoned.Load()
+		c.exit(g, reuse)
+		return reuse
 	}
-	g.bind = gls.Bind(g, "weft.exec", c.label, "weft.test", c.opts.Name, "weft.g", g.id)
+	g.w.label(g)
 	normal := false
 	defer func() {
+		var r any
 		if !normal {
 			// recover returns nil when the goroutine is exiting through
 			// runtime.Goexit (Fatalf, or an abort). Panics raised while
 			// the execution unwinds are consequences, not causes.
-			if r := recover(); r != nil && !c.aborting && !c.abandoned.Load() {
+			if r = recover(); r != nil && !c.aborting && !c.abandoned.Load() {
 				c.panicked(g, r)
 			}
 		}
-		c.exit(g)
+		goexit := !normal && r == nil
+		reuse = !goexit && !race.Enabled && !c.abandoned.Load()
+		c.exit(g, reuse)
 	}()
 	if race.Enabled {
 		raceChain(raceMark(c, g), raceIndexBits+raceSeqBits, f)
@@ -460,6 +473,7 @@ func (c *Controller) goroutine(g *G, f func()) {
 		f()
 	}
 	normal = true
+	return
 }
 
 //go:norace
@@ -619,7 +633,7 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, poll pollKind) {
 	c.run(next)
 	if next != g {
 		c.handoff(next)
-		<-g.wake
+		<-g.w.wake
 		if c.aborting || c.abandoned.Load() {
 			goexit()
 		}
@@ -687,7 +701,7 @@ func (c *Controller) served(g *G) {
 //go:norace
 func (c *Controller) handoff(next *G) {
 	c.cur.Store(next) // also tells the watchdog the execution moves
-	next.wake <- struct{}{}
+	next.w.wake <- struct{}{}
 }
 
 // Choose returns a value in [0, n) decided by the strategy, as part of g's
@@ -735,7 +749,7 @@ func (c *Controller) spawn(parent *G, f func()) *G {
 	child := c.newG(parent)
 	c.mix(uint64(child.idx) << 16)
 	c.setCand(child, true)
-	go c.goroutine(child, f)
+	c.start(child, f)
 	return child
 }
 
@@ -748,21 +762,26 @@ func (g *G) NewObject() uint32 {
 	return g.c.objects
 }
 
-// exit ends goroutine g, on g, and passes the baton on.
-func (c *Controller) exit(g *G) {
+// exit ends goroutine g, on g, and passes the baton on. keep says that g's
+// worker lives on, and keeps its labels.
+func (c *Controller) exit(g *G, keep bool) {
 	if race.Enabled {
 		c.raceExit(g)
 	}
 	race.Disable()
-	c.leave(g)
+	c.leave(g, keep)
 	race.Enable()
 }
 
 // leave is exit's work, hidden from the race detector.
 //
 //go:norace
-func (c *Controller) leave(g *G) {
-	g.bind.Release()
+func (c *Controller) leave(g *G, keep bool) {
+	if keep {
+		g.w.bind.Set(nil)
+	} else {
+		g.w.bind.Release()
+	}
 	if c.abandoned.Load() {
 		c.drain(g)
 		return
@@ -895,7 +914,7 @@ func (c *Controller) blockedPolling() {
 	f := &Failure{Kind: Blocked, Goroutine: g.id,
 		Message: fmt.Sprintf("goroutine %s polled outside weft's control (in %s) for %v while nothing else could run: use weft's primitives (package sim) for everything that waits",
 			g.id, g.op, c.opts.BlockTimeout)}
-	if s, ok := c.stackOf(goroutineStacks(c.label), g); ok {
+	if s, ok := c.stackOf(goroutineStacks(), g); ok {
 		f.Site, f.Stack = s.user()
 	}
 	c.fail(f)
@@ -909,7 +928,7 @@ func (c *Controller) blockedPolling() {
 //
 //go:norace
 func (c *Controller) waiting() []Waiting {
-	stacks := goroutineStacks(c.label)
+	stacks := goroutineStacks()
 	ws := make([]Waiting, 0, c.nlive)
 	for _, h := range c.all {
 		if h.done {
@@ -952,6 +971,9 @@ func (c *Controller) fail(f *Failure) {
 
 // schedule turns the recorded choices into a Schedule.
 func (c *Controller) schedule() Schedule {
+	if c.choices.len() == 0 {
+		return nil
+	}
 	s := make(Schedule, 0, c.choices.len())
 	names := opNames()
 	c.choices.each(func(x *choice) {
@@ -970,24 +992,31 @@ func (c *Controller) schedule() Schedule {
 
 // chunks is an append-only list that never copies what it holds: the
 // choices of a long execution would otherwise be copied at every growth.
+// Its chunks double up to maxChunk, so that a short list costs little.
 type chunks[T any] struct {
 	full [][]T
 	last []T
+	n    int
 }
+
+const maxChunk = 256
 
 //go:norace
 func (l *chunks[T]) add(x T) {
 	if len(l.last) == cap(l.last) {
+		size := 8
 		if l.last != nil {
 			l.full = append(l.full, l.last)
+			size = min(2*cap(l.last), maxChunk)
 		}
-		l.last = make([]T, 0, 256)
+		l.last = make([]T, 0, size)
 	}
 	l.last = append(l.last, x)
+	l.n++
 }
 
 //go:norace
-func (l *chunks[T]) len() int { return len(l.full)*256 + len(l.last) }
+func (l *chunks[T]) len() int { return l.n }
 
 //go:norace
 func (l *chunks[T]) each(f func(*T)) {
@@ -1026,6 +1055,9 @@ func (c *Controller) result() *Result {
 		escapes = append(escapes, esc)
 	}
 	if len(escapes) > 0 {
+		// An escaped goroutine carries the labels of the worker it was
+		// started from: no other goroutine may run on it.
+		retireIdle()
 		// An escape is the root cause of whatever else went wrong.
 		if r.Failure != nil {
 			r.More = append([]*Failure{r.Failure}, r.More...)
