@@ -314,6 +314,20 @@ func TestModelPollersLivelock(t *testing.T) {
 	}
 }
 
+// From x/sync's TestTryGo: a finite loop of polls that expects nothing (a
+// thousand TryGo calls on a full semaphore, each a select that takes its
+// default) is no livelock.
+func TestModelFiniteLoopOfPolls(t *testing.T) {
+	every(t, 10, func(c *simtest.Checker) {
+		full := sim.NewChan[struct{}](0)
+		for range 1 << 10 {
+			if sim.Select(sim.OnSend(full, struct{}{}, nil), sim.OnDefault(nil)) == 0 {
+				c.Errorf("sent on a channel nobody receives from")
+			}
+		}
+	})
+}
+
 // A goroutine that polls time (a loop on time.Since with Gosched, no
 // timer) sees it pass.
 func TestModelPollTime(t *testing.T) {

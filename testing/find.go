@@ -47,6 +47,9 @@ type Finding struct {
 	// Recorded describes the recorded free run the failure came from, for
 	// findings of -record and RecordRuns; nil for explored ones.
 	Recorded *Recording
+	// Property tells how a failing case of a property test (Property,
+	// PropertyCases, FindCases) was found and shrunk; nil for others.
+	Property *PropertyInfo
 
 	out *output // what the final replay wrote, to show it
 }

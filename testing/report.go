@@ -12,6 +12,9 @@ import (
 
 // report formats a Finding for the test log.
 func report(f *Finding, cfg *config, saved string, saveErr error) string {
+	if f.Property != nil {
+		return propertyReport(f, cfg, saved, saveErr)
+	}
 	var b strings.Builder
 	found := f.Found
 	how := fmt.Sprintf("strategy %s, seed %#x", found.Strategy, found.Seed)
