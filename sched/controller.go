@@ -228,6 +228,7 @@ type Controller struct {
 	escMu   sync.Mutex // guards escapes: written by goroutines that are not controlled
 	escapes []*Failure
 	created uint64 // goroutines the process had created when the execution started
+	janitor uint64 // janitors started when the execution started (see worker.go)
 	metric  [1]metrics.Sample
 	workers int // workers started for the execution (see worker.go)
 
@@ -393,6 +394,7 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 		c.raceBegin()
 	}
 	c.created = c.goroutinesCreated()
+	c.janitor = janitors.Load()
 	c.root = c.newG(nil)
 	c.cur.Store(c.root)
 	race.Release(unsafe.Pointer(&c.raceInit))

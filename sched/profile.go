@@ -10,9 +10,9 @@ import (
 
 // The goroutine profile is how weft finds the stacks of goroutines: every
 // controlled goroutine runs on a worker (see worker.go) that carries the
-// profiler labels weft.test, weft.g (its lineage) and weft.w (the worker's
-// number in the process), and a goroutine started from it with a plain go
-// statement inherits them. Reading the profile is costly, so it is done
+// profiler labels weft.test and weft.w (the worker's number in the
+// process), and a goroutine started from it with a plain go statement
+// inherits them. Reading the profile is costly, so it is done
 // only to report a failure, by the watchdog, and to confirm an escape.
 
 // A goroutineStack is one sample of the goroutine profile: count goroutines

@@ -121,7 +121,7 @@ func (c *Controller) watch() *Result {
 // execution started while it ran: started by a plain go statement, or by
 // whatever else runs in parallel.
 func (c *Controller) findEscapes() *Failure {
-	if c.goroutinesCreated()-c.created <= uint64(c.workers) {
+	if c.goroutinesCreated()-c.created <= uint64(c.workers)+janitors.Load()-c.janitor {
 		return nil
 	}
 	for attempt := 0; ; attempt++ {

@@ -16,8 +16,10 @@ import (
 // one. Starting a goroutine, growing its stack to the depth of a step, and
 // labelling it for the profiler (gls.Bind) cost more than the rest of a
 // small execution; a worker pays them once. A worker keeps its profiler
-// labels (weft.test, weft.g, and weft.w, the worker's own number) while it
-// runs goroutines of the same test and lineage, which the pool favours.
+// labels (weft.test, and weft.w, the worker's own number) while it runs
+// goroutines of the same test, which the pool favours: labelling a
+// goroutine allocates a label set and a map entry, so the labels name no
+// controlled goroutine (the worker's weft.w does, to the controller).
 //
 // Under the race detector a worker runs one controlled goroutine and ends:
 // the race detector would see the program order of a reused goroutine as
@@ -35,19 +37,21 @@ type worker struct {
 	f    func()        // g's function, until g starts
 	num  string        // the weft.w label
 
-	bind          gls.Binding
-	test, lineage string // the labels it carries
+	bind gls.Binding
+	test string // the weft.test label it carries
 }
 
 const (
 	// maxIdle bounds the idle workers kept: an execution of a hundred
-	// thousand goroutines leaves no hundred thousand goroutines behind.
-	maxIdle = 1024
+	// thousand goroutines leaves no hundred thousand goroutines behind,
+	// one of eight thousand reuses them all (8,192 idle workers hold about
+	// 64 MB of stacks, for idleLinger).
+	maxIdle = 8192
 	// idleLinger is how long idle workers wait for an execution before
 	// they end.
 	idleLinger = 50 * time.Millisecond
 	// matchDepth is how deep in the idle pool a worker that carries the
-	// labels a goroutine needs is looked for.
+	// test's label is looked for.
 	matchDepth = 8
 )
 
@@ -63,6 +67,10 @@ var idle struct {
 
 var workerSeq atomic.Uint64
 
+// janitors counts the janitors started: goroutines that an execution
+// starts and that are not its workers (see Controller.findEscapes).
+var janitors atomic.Uint64
+
 // acquireWorker returns a worker parked on its wake channel, to run g: an
 // idle one if there is, a new one otherwise. newWorker reports whether it
 // started a goroutine.
@@ -70,7 +78,7 @@ var workerSeq atomic.Uint64
 //go:norace
 func acquireWorker(g *G, f func(), test string) (w *worker, started bool) {
 	if !race.Enabled {
-		w = takeIdle(g.id, test)
+		w = takeIdle(test)
 	}
 	if w == nil {
 		w = &worker{wake: make(chan struct{}), num: strconv.FormatUint(workerSeq.Add(1), 10)}
@@ -85,10 +93,10 @@ func acquireWorker(g *G, f func(), test string) (w *worker, started bool) {
 }
 
 // takeIdle takes an idle worker from the pool, preferring one that carries
-// the labels of lineage and test; nil if the pool is empty.
+// test's label; nil if the pool is empty.
 //
 //go:norace
-func takeIdle(lineage, test string) *worker {
+func takeIdle(test string) *worker {
 	idle.Lock()
 	defer idle.Unlock()
 	n := len(idle.ws)
@@ -98,7 +106,7 @@ func takeIdle(lineage, test string) *worker {
 	idle.used = true
 	pick := n - 1
 	for i := n - 1; i >= max(0, n-matchDepth); i-- {
-		if w := idle.ws[i]; w.lineage == lineage && w.test == test {
+		if w := idle.ws[i]; w.test == test {
 			pick = i
 			break
 		}
@@ -122,6 +130,7 @@ func park(w *worker) bool {
 	idle.ws = append(idle.ws, w)
 	if !idle.janitor {
 		idle.janitor = true
+		janitors.Add(1)
 		gls.Go(janitor) // not a goroutine of the execution
 	}
 	return true
@@ -189,10 +198,10 @@ func (w *worker) loop() {
 //go:norace
 func (w *worker) label(g *G) {
 	test := g.c.opts.Name
-	if w.bind == (gls.Binding{}) || w.lineage != g.id || w.test != test {
+	if w.bind == (gls.Binding{}) || w.test != test {
 		w.bind.Release()
-		w.bind = gls.Bind(nil, "weft.test", test, "weft.g", g.id, "weft.w", w.num)
-		w.lineage, w.test = g.id, test
+		w.bind = gls.Bind(nil, "weft.test", test, "weft.w", w.num)
+		w.test = test
 	}
 	w.bind.Set(&g.self)
 }
