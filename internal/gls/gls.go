@@ -41,9 +41,13 @@ var (
 	bound atomic.Int64
 	slots sync.Map // unsafe.Pointer (label set) → *entry
 	// cache is a direct-mapped cache in front of slots: a hit costs two
-	// loads and a compare instead of a map lookup.
-	cache [256]atomic.Pointer[entry]
+	// loads and a compare instead of a map lookup. It has room for the
+	// label sets of thousands of goroutines (weft's workers) bound at once:
+	// its 128 KB are touched only as they are used.
+	cache [cacheSize]atomic.Pointer[entry]
 )
+
+const cacheSize = 1 << 14
 
 type entry struct {
 	key   unsafe.Pointer
@@ -53,7 +57,7 @@ type entry struct {
 
 func slot(key unsafe.Pointer) *atomic.Pointer[entry] {
 	h := uintptr(key) >> 4
-	return &cache[(h^h>>8)&255]
+	return &cache[(h^h>>14)&(cacheSize-1)]
 }
 
 // A Binding is the calling goroutine's slot, returned by Bind.
