@@ -29,7 +29,7 @@ var none = node{top: -1, old: -1}
 
 // smallSize is the number of leaves of the first tree, which costs no
 // allocation of its own.
-const smallSize = 16
+const smallSize = 4
 
 //go:norace
 func (s *candidates) init(all *[]*G) {

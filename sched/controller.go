@@ -179,6 +179,8 @@ type Controller struct {
 
 	root     *G
 	all      []*G       // every goroutine, in creation order
+	slab     []G        // where newG takes its next goroutines from
+	allBuf   [4]*G      // all's first backing array
 	nlive    int        // goroutines not yet exited
 	cands    candidates // the goroutines a decision may run
 	decision Decision   // scratch for decide
@@ -194,13 +196,14 @@ type Controller struct {
 	traced    int // events traced: past MaxTrace, trace is a ring
 
 	// Waiting (wait.go).
-	watchers [][]watch // by object: the goroutines whose Waiter depends on it
-	unowned  []watch   // Waiters that name no object: asked at every decision
-	dirty    []uint32  // objects changed since the last decision
-	woken    []*G      // goroutines woken by name since the last decision
-	stale    []*G      // pollers that wait for a change
-	changes  uint64    // changes of the execution's state so far
-	rounds   int       // stall rounds of the pollers without a change
+	watchers [][]watch  // by object: the goroutines whose Waiter depends on it
+	watchBuf [4][]watch // watchers' first backing array
+	unowned  []watch    // Waiters that name no object: asked at every decision
+	dirty    []uint32   // objects changed since the last decision
+	woken    []*G       // goroutines woken by name since the last decision
+	stale    []*G       // pollers that wait for a change
+	changes  uint64     // changes of the execution's state so far
+	rounds   int        // stall rounds of the pollers without a change
 	waited   time.Duration
 
 	dueSince int // the step at which the earliest timer was first seen due, 0 if none is (fairness)
@@ -385,6 +388,8 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 		epoch: opts.Epoch.Round(0), // wall clock only: virtual times carry no monotonic reading
 		done:  make(chan struct{}),
 	}
+	c.all = c.allBuf[:0]
+	c.watchers = c.watchBuf[:0]
 	c.cands.init(&c.all)
 	if opts.Trace {
 		c.trace = make([]tracePoint, 0, 256)
@@ -413,11 +418,21 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 
 //go:norace
 func (c *Controller) newG(parent *G) *G {
-	g := &G{c: c, idx: len(c.all)}
+	if len(c.slab) == 0 {
+		// Goroutines are allocated in slabs that double, up to 256.
+		c.slab = make([]G, min(max(4, len(c.all)), 256))
+	}
+	g := &c.slab[0]
+	c.slab = c.slab[1:]
+	g.c, g.idx = c, len(c.all)
 	g.self = g
-	if parent == nil {
+	switch {
+	case parent == nil:
 		g.id = "0"
-	} else {
+	case parent.idx == 0 && parent.children < len(rootChildren):
+		g.id = rootChildren[parent.children]
+		parent.children++
+	default:
 		parent.children++
 		g.id = parent.id + "." + strconv.Itoa(parent.children)
 	}
@@ -426,6 +441,16 @@ func (c *Controller) newG(parent *G) *G {
 	c.spawned(g)
 	return g
 }
+
+// rootChildren are the lineages of the root's first children, "0.1" to
+// "0.64", made once for every execution.
+var rootChildren = func() []string {
+	ids := make([]string, 64)
+	for i := range ids {
+		ids[i] = "0." + strconv.Itoa(i+1)
+	}
+	return ids
+}()
 
 // start gives controlled goroutine g a worker that runs f when g is first
 // handed the baton.
