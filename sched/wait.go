@@ -67,6 +67,7 @@ func (g *G) Touch(obj uint32) {
 //go:norace
 func (c *Controller) await(g *G) {
 	g.wgen++
+	g.overdue = false // it ran: its wait starts now
 	w := g.wait
 	if w == nil {
 		c.setCand(g, true)
@@ -172,7 +173,12 @@ func (c *Controller) setCand(g *G, enabled bool) {
 	c.setFresh(g, enabled && !g.stale)
 }
 
-// setFresh makes g a candidate of decisions or not.
+// setFresh makes g a candidate of decisions or not. A goroutine that
+// becomes a candidate again without having run since it last was one
+// keeps its wait's start: fairness is strong, as Go's mutex starvation
+// mode makes it, so a goroutine enabled again and again (a Lock waiter
+// whose mutex another goroutine keeps retaking) runs within FairBound
+// events of its first chance, however often it lost it meanwhile.
 //
 //go:norace
 func (c *Controller) setFresh(g *G, in bool) {
@@ -180,8 +186,8 @@ func (c *Controller) setFresh(g *G, in bool) {
 		return
 	}
 	g.fresh = in
-	if in {
-		g.since = c.steps
+	if in && !g.overdue {
+		g.since, g.overdue = c.steps, true
 	}
 	c.cands.set(g, in)
 }
