@@ -1022,9 +1022,10 @@ func (c *Controller) schedule() Schedule {
 // choices of a long execution would otherwise be copied at every growth.
 // Its chunks double up to maxChunk, so that a short list costs little.
 type chunks[T any] struct {
-	full [][]T
-	last []T
-	n    int
+	full  [][]T
+	last  []T
+	n     int
+	first [8]T // the first chunk, in the list
 }
 
 const maxChunk = 256
@@ -1032,12 +1033,12 @@ const maxChunk = 256
 //go:norace
 func (l *chunks[T]) add(x T) {
 	if len(l.last) == cap(l.last) {
-		size := 8
-		if l.last != nil {
+		if l.last == nil {
+			l.last = l.first[:0]
+		} else {
 			l.full = append(l.full, l.last)
-			size = min(2*cap(l.last), maxChunk)
+			l.last = make([]T, 0, min(2*cap(l.last), maxChunk))
 		}
-		l.last = make([]T, 0, size)
 	}
 	l.last = append(l.last, x)
 	l.n++
