@@ -7,18 +7,18 @@ package sched
 // indexing and finding either cost O(log n) whatever the number of
 // goroutines. A decision never looks at every live goroutine.
 type candidates struct {
-	all   *[]*G  // the controller's goroutines, by index
-	size  int    // leaves: a power of two, at least len(*all)
-	nodes []node // node 1 is the root, leaves from size
+	all   *[]*G   // the controller's goroutines, by index
+	size  int     // leaves: a power of two, at least len(*all)
+	cnt   []int32 // members below each node; node 1 is the root, leaves from size
+	nodes []node  // the same nodes' best members
 
-	small [2 * smallSize]node // the first tree's nodes, in the controller
+	smallCnt [2 * smallSize]int32 // the first tree, in the controller
+	small    [2 * smallSize]node
 }
 
-// A node of the tree. It keeps the keys of the members it names, so that
-// recomputing it reads no goroutine (thousands of them are cold in the
-// cache).
+// A node's best members. It keeps their keys, so that recomputing it
+// reads no goroutine (thousands of them are cold in the cache).
 type node struct {
-	cnt      int32 // members below
 	top, old int32 // the index of the highest-priority member below, and of the one that has waited longest; -1 if none
 	prio     int64 // top's priority
 	since    int   // old's since
@@ -35,7 +35,7 @@ const smallSize = 4
 func (s *candidates) init(all *[]*G) {
 	s.all = all
 	s.size = smallSize
-	s.nodes = s.small[:]
+	s.cnt, s.nodes = s.smallCnt[:], s.small[:]
 	for i := range s.nodes {
 		s.nodes[i] = none
 	}
@@ -52,28 +52,27 @@ func (s *candidates) grow(n int) {
 	if size == s.size {
 		return
 	}
-	nodes := make([]node, 2*size)
-	for i := range size {
+	cnt, nodes := make([]int32, 2*size), make([]node, 2*size)
+	for i := range nodes {
 		nodes[i] = none
 	}
+	copy(cnt[size:], s.cnt[s.size:])
 	copy(nodes[size:], s.nodes[s.size:])
-	for i := size + s.size; i < 2*size; i++ {
-		nodes[i] = none
-	}
-	s.size, s.nodes = size, nodes
+	s.size, s.cnt, s.nodes = size, cnt, nodes
 	for p := size - 1; p >= 1; p-- {
+		s.cnt[p] = s.cnt[2*p] + s.cnt[2*p+1]
 		s.pull(p)
 	}
 }
 
-// pull recomputes node p from its children. On equal keys the left child
-// wins: its members are the older goroutines.
+// pull recomputes node p's best members from its children, and reports
+// whether they changed. On equal keys the left child wins: its members
+// are the older goroutines.
 //
 //go:norace
-func (s *candidates) pull(p int) {
+func (s *candidates) pull(p int) bool {
 	l, r := &s.nodes[2*p], &s.nodes[2*p+1]
-	n := &s.nodes[p]
-	n.cnt = l.cnt + r.cnt
+	var n node
 	if r.top >= 0 && (l.top < 0 || r.prio > l.prio) {
 		n.top, n.prio = r.top, r.prio
 	} else {
@@ -84,6 +83,11 @@ func (s *candidates) pull(p int) {
 	} else {
 		n.old, n.since = l.old, l.since
 	}
+	if n == s.nodes[p] {
+		return false
+	}
+	s.nodes[p] = n
+	return true
 }
 
 // set makes goroutine g a member or not.
@@ -94,10 +98,15 @@ func (s *candidates) set(g *G, in bool) {
 		s.grow(g.idx + 1)
 	}
 	p := s.size + g.idx
+	delta := int32(-1)
 	if in {
-		s.nodes[p] = node{cnt: 1, top: int32(g.idx), old: int32(g.idx), prio: g.prio, since: g.since}
+		delta = 1
+		s.nodes[p] = node{top: int32(g.idx), old: int32(g.idx), prio: g.prio, since: g.since}
 	} else {
 		s.nodes[p] = none
+	}
+	for q := p; q >= 1; q /= 2 {
+		s.cnt[q] += delta
 	}
 	s.fix(p)
 }
@@ -112,17 +121,20 @@ func (s *candidates) update(g *G) {
 	s.fix(p)
 }
 
-// fix recomputes the ancestors of leaf p.
+// fix recomputes the ancestors of leaf p, up to the first that does not
+// change: the nodes above it depend on nothing else that changed.
 //
 //go:norace
 func (s *candidates) fix(p int) {
 	for p /= 2; p >= 1; p /= 2 {
-		s.pull(p)
+		if !s.pull(p) {
+			return
+		}
 	}
 }
 
 //go:norace
-func (s *candidates) len() int { return int(s.nodes[1].cnt) }
+func (s *candidates) len() int { return int(s.cnt[1]) }
 
 // at returns the k-th member in creation order, from 0.
 //
@@ -130,7 +142,7 @@ func (s *candidates) len() int { return int(s.nodes[1].cnt) }
 func (s *candidates) at(k int) *G {
 	p, left := 1, int32(k)
 	for p < s.size {
-		if c := s.nodes[2*p].cnt; c > left {
+		if c := s.cnt[2*p]; c > left {
 			p = 2 * p
 		} else {
 			left -= c
@@ -150,7 +162,7 @@ func (s *candidates) rank(i int) int {
 	r := int32(0)
 	for p := s.size + i; p > 1; p /= 2 {
 		if p&1 == 1 {
-			r += s.nodes[p-1].cnt
+			r += s.cnt[p-1]
 		}
 	}
 	return int(r)
