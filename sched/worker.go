@@ -198,7 +198,9 @@ func (w *worker) loop() {
 //go:norace
 func (w *worker) label(g *G) {
 	test := g.c.opts.Name
-	if w.bind == (gls.Binding{}) || w.test != test {
+	// The labels are checked too: a goroutine it ran may have replaced
+	// them (pprof.SetGoroutineLabels), and Get would not find g.
+	if !w.bind.Held() || w.test != test {
 		w.bind.Release()
 		w.bind = gls.Bind(nil, "weft.test", test, "weft.w", w.num)
 		w.test = test

@@ -1,7 +1,9 @@
 package sched_test
 
 import (
+	"context"
 	"runtime"
+	"runtime/pprof"
 	"runtime/metrics"
 	"testing"
 	"time"
@@ -62,5 +64,32 @@ func TestIdleWorkersEnd(t *testing.T) {
 			t.Fatalf("%d goroutines 10s after the execution, %d before it", runtime.NumGoroutine(), base)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// A goroutine that replaces its profiler labels leaves its worker unable
+// to identify the goroutines it runs next, unless the worker labels itself
+// again: later executions run as if it had not.
+func TestWorkerRelabelsAfterSetGoroutineLabels(t *testing.T) {
+	ctx := pprof.WithLabels(context.Background(), pprof.Labels("user", "label"))
+	for i := range 20 {
+		r := sched.Run(func() {
+			var v sim.Var[int]
+			var wg sim.WaitGroup
+			for j := range 3 {
+				wg.Add(1)
+				sim.Go(func() {
+					v.Store(j)
+					wg.Done()
+					if i%2 == 0 { // its last act: it is not found after it
+						pprof.SetGoroutineLabels(ctx)
+					}
+				})
+			}
+			wg.Wait()
+		}, explore.RandomWalk(uint64(i)), sched.Options{BlockTimeout: 10 * time.Second})
+		if r.Failure != nil {
+			t.Fatalf("execution %d: %s", i, r.Failure.Summary())
+		}
 	}
 }

@@ -112,6 +112,14 @@ func (b Binding) Set(v *any) {
 	}
 }
 
+// Held reports whether the calling goroutine still carries b's label set:
+// code it ran may have replaced it (pprof.SetGoroutineLabels).
+//
+//go:norace
+func (b Binding) Held() bool {
+	return b.e != nil && getProfLabel() == b.e.key
+}
+
 // Release forgets the binding and clears the calling goroutine's labels. It
 // must be called on the goroutine that called Bind.
 //
