@@ -3,8 +3,8 @@ package sched_test
 import (
 	"context"
 	"runtime"
-	"runtime/pprof"
 	"runtime/metrics"
+	"runtime/pprof"
 	"testing"
 	"time"
 
