@@ -276,30 +276,30 @@ type G struct {
 	ops      int    // operations so far: events but for continuations
 	wait     Waiter // what the pending operation waits for; nil: ready
 	op       *Op    // the pending operation
-	obj      uint32 // the pending operation's object
 	cases    []int  // the cases a select chooses among (ChooseCase)
 	reads    Digest
-	yield    bool
-	done     bool
 	w        *worker // the goroutine it runs on
 	self     any     // g itself, what gls.Get returns on its worker
 	site     string  // the pending operation's site, if the execution is traced
+	obj      uint32  // the pending operation's object
+	yield    bool
+	done     bool
 
 	prio    int64  // the strategy's priority (SetPriority)
+	since   int    // the step at which it last became fresh, having run since the time before
+	wgen    uint32 // generation of its current wait: registrations of older ones are void
 	cand    bool   // enabled: its pending operation can proceed
 	fresh   bool   // enabled and not a stale poller: in the controller's candidates
-	since   int    // the step at which it last became fresh, having run since the time before
 	overdue bool   // fresh since it last ran, maybe not all along (see setFresh)
-	wgen    uint32 // generation of its current wait: registrations of older ones are void
 	stale   bool   // a poller waiting for a change
 
-	pollEvent bool   // its current event is a poll
 	polls     int    // its polls since the last change, in a row
 	pollMark  uint64 // the controller's changes at the first of them
-	outside   bool   // one of them polled something outside weft
-	readObj   uint32 // the object of its last reads in a row
 	readMark  uint64
 	rereads   int
+	readObj   uint32 // the object of its last reads in a row
+	pollEvent bool   // its current event is a poll
+	outside   bool   // one of them polled something outside weft
 }
 
 // ID returns the goroutine's lineage: "0" is the root, "0.2" the root's
