@@ -759,6 +759,12 @@ func (g *G) Go(op *Op, f func()) {
 	g.c.spawn(g, f)
 }
 
+// Spawn starts f as a new controlled goroutine, a child of g, without an
+// event of g: for timers that fire (time.AfterFunc). Everything else uses Go.
+//
+//go:norace
+func (g *G) Spawn(f func()) { g.c.spawn(g, f) }
+
 //go:norace
 func (c *Controller) spawn(parent *G, f func()) *G {
 	child := c.newG(parent)
