@@ -2,6 +2,8 @@ package sched_test
 
 import (
 	"slices"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/weftdev/weft/sched"
@@ -45,16 +47,30 @@ func newest(d *sched.Decision) *sched.G { return d.At(d.Len() - 1) }
 // flag is an object goroutines wait on until it is set.
 type flag struct {
 	obj uint32
-	set bool
+	set atomic.Bool
 }
 
-func (f *flag) Ready() bool { return f.set }
+func (f *flag) Ready() bool { return f.set.Load() }
 
-// work performs n events of g on obj, recording each in trace.
-func work(g *sched.G, obj uint32, n int, trace *[]string) {
+// A trace lists what the goroutines did, in order. The controller runs
+// one goroutine at a time, but the Steps of these tests tell the race
+// detector of no synchronization (sim's primitives do): the lock does.
+type trace struct {
+	mu   sync.Mutex
+	seen []string
+}
+
+func (tr *trace) add(s string) {
+	tr.mu.Lock()
+	tr.seen = append(tr.seen, s)
+	tr.mu.Unlock()
+}
+
+// work performs n events of g on obj, recording each in tr.
+func work(g *sched.G, obj uint32, n int, tr *trace) {
 	for range n {
 		g.Step(opWork, obj, nil)
-		*trace = append(*trace, g.ID())
+		tr.add(g.ID())
 	}
 }
 
@@ -62,13 +78,13 @@ func work(g *sched.G, obj uint32, n int, trace *[]string) {
 // only where more than one can run, offered them in creation order, and
 // what it picks runs.
 func TestStrategyDecides(t *testing.T) {
-	var trace []string
+	var tr trace
 	s := &scripted{pick: newest}
 	r := sched.Run(func() {
 		g := sched.Current()
 		obj := g.NewObject()
 		for range 2 {
-			g.Go(opGo, func() { work(sched.Current(), obj, 3, &trace) })
+			g.Go(opGo, func() { work(sched.Current(), obj, 3, &tr) })
 		}
 	}, s, sched.Options{})
 	if r.Failure != nil {
@@ -83,8 +99,8 @@ func TestStrategyDecides(t *testing.T) {
 		}
 	}
 	// Always the newest: 0.1 runs to its end before the root starts 0.2.
-	if want := []string{"0.1", "0.1", "0.1", "0.2", "0.2", "0.2"}; !slices.Equal(trace, want) {
-		t.Errorf("ran %v, want %v", trace, want)
+	if want := []string{"0.1", "0.1", "0.1", "0.2", "0.2", "0.2"}; !slices.Equal(tr.seen, want) {
+		t.Errorf("ran %v, want %v", tr.seen, want)
 	}
 }
 
@@ -93,29 +109,29 @@ func TestStrategyDecides(t *testing.T) {
 // runs the newest candidate runs the waiter first, then must leave it
 // until the root has set the flag.
 func TestEnabledness(t *testing.T) {
-	var trace []string
+	var tr trace
 	s := &scripted{pick: newest}
 	r := sched.Run(func() {
 		g := sched.Current()
 		f := &flag{obj: g.NewObject()}
 		g.Go(opGo, func() {
 			c := sched.Current()
-			trace = append(trace, "wait")
+			tr.add("wait")
 			c.Step(opWait, f.obj, f)
-			trace = append(trace, "woke")
+			tr.add("woke")
 		})
-		work(g, g.NewObject(), 3, &trace)
+		work(g, g.NewObject(), 3, &tr)
 		g.Step(opSet, f.obj, nil)
-		f.set = true
-		trace = append(trace, "set")
+		f.set.Store(true)
+		tr.add("set")
 		g.Step(opWork, f.obj, nil)
 	}, s, sched.Options{})
 	if r.Failure != nil {
 		t.Fatal(r.Failure.Summary())
 	}
 	want := []string{"wait", "0", "0", "0", "set", "woke"}
-	if !slices.Equal(trace, want) {
-		t.Errorf("ran %v, want %v", trace, want)
+	if !slices.Equal(tr.seen, want) {
+		t.Errorf("ran %v, want %v", tr.seen, want)
 	}
 }
 
