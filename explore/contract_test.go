@@ -86,7 +86,7 @@ func TestMinimizeToTheFewestPreemptions(t *testing.T) {
 		t.Errorf("preemptions %d -> %d, want %d -> 1", m.Before, m.After, before)
 	}
 	// The minimal schedule replays to the same failure.
-	again := sched.Run(lostUpdateDirect, explore.Replay(m.Result.Schedule), sched.Options{})
+	again := sched.Run(lostUpdateDirect, explore.Follow(m.Result.Schedule), sched.Options{})
 	if again.Failure == nil || again.Failure.Signature() != r.Failure.Signature() {
 		t.Errorf("the minimal schedule replays to %v", again.Failure)
 	}
