@@ -2,6 +2,7 @@ package explore
 
 import (
 	"math/rand/v2"
+	"time"
 
 	"github.com/weftdev/weft/sched"
 )
@@ -88,3 +89,6 @@ func (p *pct) Next(d *sched.Decision) *sched.G {
 }
 
 func (p *pct) Choose(_ *sched.G, n int) int { return p.rng.IntN(n) }
+
+// Horizon implements sched.Horizon (see randomWalk.Horizon).
+func (p *pct) Horizon() time.Duration { return time.Duration(p.lag) }

@@ -70,6 +70,10 @@ func Serve(in io.Reader, out io.Writer, body func()) error {
 			}
 		}
 	})
+	// The test's epoch was taken in the calling process, maybe before this
+	// one's package initialization: a time.Now taken then must not be
+	// later than the virtual clock (see sched.Options.Epoch).
+	started := time.Now()
 	for {
 		var c Chunk
 		if err := dec.Decode(&c); err != nil {
@@ -77,6 +81,9 @@ func Serve(in io.Reader, out io.Writer, body func()) error {
 				return nil
 			}
 			return fmt.Errorf("explore: worker: reading a chunk: %w", err)
+		}
+		if c.Plan.Options.Epoch.Before(started) {
+			c.Plan.Options.Epoch = started
 		}
 		r := runChunk(body, c, nil)
 		if err := send(message{Result: &r}); err != nil {

@@ -40,6 +40,10 @@ func (r *randomWalk) Next(d *sched.Decision) *sched.G {
 
 func (r *randomWalk) Choose(_ *sched.G, n int) int { return r.rng.IntN(n) }
 
+// Horizon implements sched.Horizon: the clock is a choice only for a timer
+// within what is left of the lag.
+func (r *randomWalk) Horizon() time.Duration { return time.Duration(r.lag) }
+
 // DefaultLag is how far ahead of the work a strategy may fire timers by
 // default. Go runs a goroutine that can run whenever it likes: a timer may
 // fire, and a sleep end, while another goroutine still has work to do, if

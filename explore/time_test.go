@@ -192,3 +192,56 @@ func TestRunawayMinimizes(t *testing.T) {
 		t.Errorf("trace of %d events, the last %+v", len(r.Trace), r.Trace[len(r.Trace)-1])
 	}
 }
+
+// Every execution of a program of timers, sleeps and tickers replays from
+// its schedule alone, clock choices included, through the corpus format.
+func TestClockChoicesReplay(t *testing.T) {
+	body := func() {
+		var wg sim.WaitGroup
+		results := sim.NewChan[int](3)
+		for i := range 3 {
+			wg.Go(func() {
+				sim.Sleep(time.Duration(i+1) * time.Millisecond)
+				results.Send(i)
+			})
+		}
+		tk := sim.NewTicker(time.Millisecond)
+		deadline := sim.After(2 * time.Millisecond)
+		for n := 0; n < 3; {
+			switch sim.Select(sim.OnRecv(results, nil), sim.OnRecv(tk.C, nil), sim.OnRecv(deadline, nil)) {
+			case 0:
+				n++
+			case 2:
+				n = 3
+			}
+		}
+		tk.Stop()
+		wg.Wait()
+	}
+	clocks := 0
+	for _, name := range explore.Strategies {
+		for seed := range uint64(100) {
+			s, _ := explore.New(name, seed, 3, 50, explore.WithLag(5*time.Millisecond))
+			r := sched.Run(body, s, sched.Options{})
+			if r.Failure != nil {
+				t.Fatalf("%s seed %d: %s", name, seed, r.Failure.Summary())
+			}
+			if hasClockChoice(r.Schedule) {
+				clocks++
+			}
+			e := &corpus.Entry{Test: "T", Schedule: r.Schedule}
+			parsed, err := corpus.Parse("entry", e.Marshal())
+			if err != nil {
+				t.Fatal(err)
+			}
+			rp := explore.Replay(parsed.Schedule)
+			again := sched.Run(body, rp, sched.Options{})
+			if again.Hash != r.Hash || len(rp.Drift()) > 0 {
+				t.Fatalf("%s seed %d: replay hash %#x, original %#x, drift %q\n%s", name, seed, again.Hash, r.Hash, rp.Drift(), e.Marshal())
+			}
+		}
+	}
+	if clocks == 0 {
+		t.Error("no execution fired a timer early or late")
+	}
+}

@@ -1,6 +1,10 @@
 package sched
 
-import "github.com/weftdev/weft/internal/race"
+import (
+	"time"
+
+	"github.com/weftdev/weft/internal/race"
+)
 
 // Under the race detector, the strategy runs on a goroutine of its own, the
 // execution's adviser. A strategy's state is written by whichever goroutine
@@ -8,7 +12,7 @@ import "github.com/weftdev/weft/internal/race"
 // (see race.go) the race detector sees those goroutines as concurrent: on
 // one goroutine, a strategy's accesses are ordered, whatever the strategy
 // does (maps, math/rand's generators). The controller asks its questions
-// (Spawned, Next, Ran, Choose) over channels it hides too, so the adviser
+// (Spawned, Next, Ran, Choose, Horizon) over channels it hides too, so the adviser
 // neither learns nor passes on anything the goroutines of the execution
 // did. Without -race the controller calls the strategy directly.
 
@@ -26,17 +30,19 @@ const (
 	askNext
 	askRan
 	askChoose
+	askHorizon
 	askStop // the execution is over
 )
 
 // A question is one call of the strategy, and its answer.
 type question struct {
-	kind  questionKind
-	g     *G
-	d     *Decision
-	n     int
-	next  *G  // askNext's answer
-	value int // askChoose's answer
+	kind    questionKind
+	g       *G
+	d       *Decision
+	n       int
+	next    *G            // askNext's answer
+	value   int           // askChoose's answer
+	horizon time.Duration // askHorizon's answer
 }
 
 func (c *Controller) spawned(g *G) {
@@ -72,12 +78,26 @@ func (c *Controller) choose(g *G, n int) int {
 	return c.strat.Choose(g, n)
 }
 
+// horizon returns how far ahead of the work the strategy lets the clock
+// run (Horizon), or -1 if it does not say.
+//
+//go:norace
+func (c *Controller) horizon() time.Duration {
+	if c.hz == nil {
+		return -1
+	}
+	if race.Enabled {
+		return c.ask(question{kind: askHorizon}).horizon
+	}
+	return c.hz.Horizon()
+}
+
 // startAdviser starts the execution's adviser, on the goroutine that runs
 // the execution.
 func (c *Controller) startAdviser() {
 	a := &adviser{ask: make(chan struct{}), answer: make(chan struct{}), exited: make(chan struct{})}
 	c.adv = a
-	go a.run(c.strat, c.obs)
+	go a.run(c.strat, c.obs, c.hz)
 }
 
 // stopAdviser ends the adviser once the execution is over, on the
@@ -105,7 +125,7 @@ func (c *Controller) ask(q question) question {
 // run answers the questions until the execution is over.
 //
 //go:norace
-func (a *adviser) run(s Strategy, obs Observer) {
+func (a *adviser) run(s Strategy, obs Observer, hz Horizon) {
 	defer close(a.exited)
 	for {
 		race.Disable()
@@ -113,7 +133,7 @@ func (a *adviser) run(s Strategy, obs Observer) {
 		race.Enable()
 		stop := a.q.kind == askStop
 		if !stop {
-			a.answerQuestion(s, obs)
+			a.answerQuestion(s, obs, hz)
 		}
 		race.Disable()
 		a.answer <- struct{}{}
@@ -127,7 +147,7 @@ func (a *adviser) run(s Strategy, obs Observer) {
 // answerQuestion calls the strategy.
 //
 //go:norace
-func (a *adviser) answerQuestion(s Strategy, obs Observer) {
+func (a *adviser) answerQuestion(s Strategy, obs Observer, hz Horizon) {
 	q := &a.q
 	switch q.kind {
 	case askSpawned:
@@ -138,5 +158,7 @@ func (a *adviser) answerQuestion(s Strategy, obs Observer) {
 		obs.Ran(q.g)
 	case askChoose:
 		q.value = s.Choose(q.g, q.n)
+	case askHorizon:
+		q.horizon = hz.Horizon()
 	}
 }

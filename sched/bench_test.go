@@ -148,42 +148,60 @@ func BenchmarkExecutions(b *testing.B) {
 
 // BenchmarkEventLive measures an event while n other goroutines are live,
 // parked on a channel: with the enabled goroutines and the waiters kept
-// incrementally, it costs the same with ten or a hundred thousand. Two
-// goroutines take turns storing into a Var under a random walk, so that
-// every event is a decision.
+// incrementally, it costs the same with ten or a hundred thousand. In
+// "decision", a second goroutine can run all along and the default policy
+// keeps the running one, so that every event is a decision without a
+// switch; in "switch", two goroutines take turns at random, and every
+// other event is a switch, recorded in the schedule.
 //
 //	go test -run XXX -bench EventLive -count 6 ./sched
 func BenchmarkEventLive(b *testing.B) {
-	for _, n := range []int{10, 100_000} {
-		b.Run(fmt.Sprintf("live=%d", n), func(b *testing.B) {
-			b.StopTimer() // starting and parking the goroutines is not timed
-			r := sched.Run(func() {
-				stop := sim.NewChan[struct{}](0)
-				var parked sim.WaitGroup
-				for range n {
-					parked.Go(func() { stop.Recv() })
+	for _, kind := range []string{"decision", "switch"} {
+		for _, n := range []int{10, 100_000} {
+			b.Run(fmt.Sprintf("kind=%s/live=%d", kind, n), func(b *testing.B) {
+				var s sched.Strategy = stay{}
+				if kind == "switch" {
+					s = explore.RandomWalk(1)
 				}
-				sim.Sleep(time.Millisecond) // every child runs and parks
-				var v sim.Var[int]
-				var wg sim.WaitGroup
-				b.StartTimer()
-				wg.Go(func() {
-					for i := range b.N / 2 {
-						v.Store(i)
-					}
-				})
-				for i := range b.N - b.N/2 {
-					v.Store(i)
-				}
-				wg.Wait()
-				b.StopTimer()
-				stop.Close()
-				parked.Wait()
-			}, explore.RandomWalk(1), sched.Options{MaxSteps: 1 << 62})
-			if r.Failure != nil {
-				b.Fatal(r.Failure.Summary())
+				eventsAmongParked(b, n, s, kind == "switch")
+			})
+		}
+	}
+}
+
+// eventsAmongParked times b.N events of two goroutines, the second taking
+// half of them if it runs, while n goroutines are parked on a channel.
+func eventsAmongParked(b *testing.B, n int, s sched.Strategy, both bool) {
+	b.StopTimer() // starting and parking the goroutines is not timed
+	r := sched.Run(func() {
+		stop := sim.NewChan[struct{}](0)
+		var parked sim.WaitGroup
+		for range n {
+			parked.Go(func() { stop.Recv() })
+		}
+		sim.Sleep(time.Millisecond) // every child runs and parks
+		var v sim.Var[int]
+		var wg sim.WaitGroup
+		mine := b.N
+		if both {
+			mine = b.N - b.N/2
+		}
+		b.StartTimer()
+		wg.Go(func() {
+			for i := range b.N - mine {
+				v.Store(i)
 			}
 		})
+		for i := range mine {
+			v.Store(i)
+		}
+		b.StopTimer()
+		wg.Wait()
+		stop.Close()
+		parked.Wait()
+	}, s, sched.Options{MaxSteps: 1 << 62, BlockTimeout: time.Minute})
+	if r.Failure != nil {
+		b.Fatal(r.Failure.Summary())
 	}
 }
 
@@ -195,7 +213,7 @@ func BenchmarkEventLive(b *testing.B) {
 //	go test -run XXX -bench ManyGoroutines -benchtime 5x -count 6 ./sched
 func BenchmarkManyGoroutines(b *testing.B) {
 	for _, n := range []int{1000, 8000, 100_000} {
-		b.Run(fmt.Sprintf("n=%d/weft", n), func(b *testing.B) {
+		b.Run(fmt.Sprintf("n=%d/impl=weft", n), func(b *testing.B) {
 			for range b.N {
 				r := sched.Run(func() {
 					var wg sim.WaitGroup
@@ -203,13 +221,13 @@ func BenchmarkManyGoroutines(b *testing.B) {
 						wg.Go(func() { sim.Sleep(time.Millisecond) })
 					}
 					wg.Wait()
-				}, stay{}, sched.Options{})
+				}, stay{}, sched.Options{BlockTimeout: time.Minute})
 				if r.Failure != nil {
 					b.Fatal(r.Failure.Summary())
 				}
 			}
 		})
-		b.Run(fmt.Sprintf("n=%d/go", n), func(b *testing.B) {
+		b.Run(fmt.Sprintf("n=%d/impl=go", n), func(b *testing.B) {
 			for range b.N {
 				var wg sync.WaitGroup
 				for range n {

@@ -10,14 +10,23 @@
 // runs alone, which makes an execution a deterministic function of its
 // choices.
 //
-// The controller also owns the virtual clock (time moves only when every
-// goroutine is blocked and a timer is pending), names goroutines by lineage
-// so that the same program yields the same names on every run, and detects
-// deadlocks, leaks, runaway executions and goroutines that block outside its
-// knowledge.
+// The controller also owns the virtual clock, on which time passes as it can
+// in Go: every event takes Tick, a timer fires when it is due or, at a
+// strategy's choice, earlier, while goroutines that could run have not, and
+// the clock jumps to the next deadline when nothing can run (see clock.go).
+// It keeps the set of goroutines that can run incrementally, so that a
+// decision costs the same with ten goroutines or a hundred thousand (see
+// wait.go); counts a goroutine that polls without anything changing as
+// waiting (see G.Polled); offers strategies what fairness needs
+// (Decision.Starving); names goroutines by lineage so that the same program
+// yields the same names on every run; and detects deadlocks, leaks,
+// runaway executions and goroutines that block outside its knowledge,
+// telling those apart from goroutines that merely kept running after the
+// test returned.
 //
-// Primitives (package sim) use it through Current, G.Step and the Waiter
-// interface; exploration (package explore) through Run and Strategy.
+// Primitives (package sim) use it through Current, G.Step, G.Touch,
+// G.Recheck, G.Polled and the Waiter interface; exploration (package
+// explore) through Run and Strategy.
 package sched
 
 import (
@@ -72,11 +81,12 @@ type Options struct {
 	// Digests fills Result.Digests with what each goroutine read (see
 	// G.Observe), so that a replay can be checked against its recording.
 	Digests bool
-	// Epoch is the virtual clock's time when the execution starts. Zero
-	// means the wall clock's time when Run is called, so that the virtual
-	// time is never earlier than a time taken before the execution
-	// (package init, an earlier test). Executions that must agree on
-	// absolute times (the executions and replays of one test) share one.
+	// Epoch is the virtual clock's time when the execution starts, so
+	// that executions that must agree on absolute times (the executions
+	// and replays of one test) share one: weft.Check takes the wall
+	// clock's time when the test starts, later than any time.Now taken at
+	// package init or by an earlier test. Zero means the wall clock's time
+	// when Run is called.
 	Epoch time.Time
 	// StrictLeaks makes goroutines that kept running after the test body
 	// returned a Leak failure, as goleak would, instead of a note in
@@ -171,6 +181,7 @@ var execSeq atomic.Uint64
 type Controller struct {
 	strat Strategy
 	obs   Observer // strat, if it observes
+	hz    Horizon  // strat, if it has a horizon
 	opts  Options
 	label string // pprof label value identifying the execution
 	seq   uint64 // the execution's number in the process
@@ -371,9 +382,11 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 	}
 	obs, _ := strategy.(Observer)
 	seq := execSeq.Add(1)
+	hz, _ := strategy.(Horizon)
 	c := &Controller{
 		strat:   strategy,
 		obs:     obs,
+		hz:      hz,
 		opts:    opts,
 		label:   strconv.FormatUint(seq, 10),
 		seq:     seq,
@@ -429,7 +442,9 @@ func (c *Controller) goroutine(g *G, f func()) {
 	// A goroutine that a timer starts, from inside a step, does not inherit
 	// its starter's happens-before state: it needs the controller's.
 	race.Acquire(unsafe.Pointer(&c.raceInit))
-	g.bind = gls.Bind(g, "weft.exec", c.label, "weft.test", c.opts.Name, "weft.g", g.id)
+	// Parked at once: the goroutine binds its identity when it first
+	// runs, so that a hundred thousand goroutines started in a loop cost
+	// the loop no more than their go statements.
 	race.Disable()
 	<-g.wake
 	race.Enable()
@@ -437,6 +452,7 @@ func (c *Controller) goroutine(g *G, f func()) {
 		c.exit(g)
 		return
 	}
+	g.bind = gls.Bind(g, "weft.exec", c.label, "weft.test", c.opts.Name, "weft.g", g.id)
 	normal := false
 	defer func() {
 		if !normal {

@@ -194,7 +194,7 @@ func (c *Controller) decide(g *G) *G {
 		// After the clock fired at this event, only a due timer may fire
 		// again before something runs: a clock that could jump ahead of
 		// every goroutine forever would starve them all.
-		offer := timer && (sub == 0 || in <= 0)
+		offer := timer && (in <= 0 || sub == 0 && (c.hz == nil || in <= c.horizon()))
 		var next *G
 		if c.cands.len() == 1 && !offer && len(c.stale) == 0 {
 			next = def

@@ -1,5 +1,7 @@
 package sched
 
+import "time"
+
 // A Strategy decides, at every scheduling point where more than one
 // goroutine could run, which one does; and it picks the values of data
 // choices (sim.Intn, the case of a select with several ready cases).
@@ -17,6 +19,15 @@ type Strategy interface {
 	// Choose returns a value in [0, n), n ≥ 2, for goroutine g's current
 	// event.
 	Choose(g *G, n int) int
+}
+
+// A Horizon is a Strategy that fires a timer early only when its deadline
+// is within Horizon() of the clock: the controller offers it the Clock
+// only then, or when a timer is due, so that a timer pending far ahead (a
+// test's one-minute deadline) turns no event into a decision. Strategies
+// without one are offered the Clock whenever a timer is pending.
+type Horizon interface {
+	Horizon() time.Duration
 }
 
 // An Observer is a Strategy that wants to know every goroutine the

@@ -8,11 +8,16 @@ import (
 	"github.com/weftdev/weft/sched"
 )
 
-// Time under control is virtual: it starts at sched.Epoch and moves only
-// when no goroutine can run and a timer is pending, jumping straight to the
-// earliest deadline. A test that sleeps an hour finishes in microseconds,
-// and timeouts fire exactly when every goroutine is waiting. In plain mode
-// these functions are the time package's.
+// Time under control is virtual, and passes as it can in Go (see package
+// sched's clock): it starts at the execution's epoch (the wall clock's time
+// when the test started, by default); every event takes sched.Tick; a timer
+// fires when it is due, at a decision, or earlier at the strategy's choice
+// while goroutines that could run have not (a timeout that fires before the
+// work is done); and when no goroutine can run, the clock jumps straight to
+// the earliest deadline, so a test that sleeps an hour finishes in
+// microseconds. A goroutine that polls (Yield, a Select with a default
+// that finds nothing) counts as waiting, so a polling loop lets a sleeper
+// wake. In plain mode these functions are the time package's.
 
 // Sleep pauses the calling goroutine for at least d.
 func Sleep(d time.Duration) {

@@ -26,8 +26,10 @@
 // goroutine. Under control (weft.Check, sched.Run) its state is guarded by a
 // sim.Mutex, Done is closed by Chan.Close, deadlines are sim timers and
 // AfterFunc's function runs in a goroutine started with sim.Go: every
-// cancellation is an event of the schedule, a deadline fires exactly when
-// every goroutine is blocked and the clock reaches it, and a goroutine left
+// cancellation is an event of the schedule, a deadline fires on the virtual
+// clock (when it is due, when every goroutine is blocked and the clock
+// jumps to it, or earlier at the strategy's choice, within its lag: see
+// package sim's time), and a goroutine left
 // blocked on the Done of a context that nobody cancels is reported as a
 // leak. Done itself is not an event (it returns a channel made with the
 // context, and only cancels it first if it finds the standard context of a

@@ -1,0 +1,69 @@
+package sched
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// The candidate set against a plain list, over random operations: members
+// added and removed, priorities and waiting times changed, the set grown
+// past its first size.
+func TestCandidatesAgainstAList(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var all []*G
+	var s candidates
+	s.init(&all)
+	in := map[*G]bool{}
+	for step := range 20_000 {
+		if len(all) < 300 && rng.IntN(8) == 0 {
+			all = append(all, &G{idx: len(all)})
+		}
+		if len(all) == 0 {
+			continue
+		}
+		g := all[rng.IntN(len(all))]
+		switch rng.IntN(4) {
+		case 0, 1:
+			in[g] = !in[g]
+			s.set(g, in[g])
+		case 2:
+			g.prio = rng.Int64N(5) // ties, so that the older must win
+			if in[g] {
+				s.update(g)
+			}
+		case 3:
+			g.since = rng.IntN(5)
+			if in[g] {
+				s.update(g)
+			}
+		}
+		var members []*G
+		var best, oldest *G
+		for _, h := range all {
+			if !in[h] {
+				continue
+			}
+			members = append(members, h)
+			if best == nil || h.prio > best.prio {
+				best = h
+			}
+			if oldest == nil || h.since < oldest.since {
+				oldest = h
+			}
+		}
+		if s.len() != len(members) {
+			t.Fatalf("step %d: len %d, want %d", step, s.len(), len(members))
+		}
+		for k, h := range members {
+			if got := s.at(k); got != h {
+				t.Fatalf("step %d: at(%d) = goroutine %d, want %d", step, k, got.idx, h.idx)
+			}
+			if r := s.rank(h.idx); r != k {
+				t.Fatalf("step %d: rank(%d) = %d, want %d", step, h.idx, r, k)
+			}
+		}
+		if s.highest() != best || s.longest() != oldest {
+			t.Fatalf("step %d: highest %v, longest %v; want %v, %v", step, s.highest(), s.longest(), best, oldest)
+		}
+	}
+}
