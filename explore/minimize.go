@@ -13,6 +13,9 @@ type MinimizeConfig struct {
 	MaxRuns  int           // replays at most; 0 means 2000
 	Duration time.Duration // wall time at most; 0 means one minute (RunawayTime for a runaway)
 	Options  sched.Options
+	// Stop, when closed, ends the minimization with the smallest failing
+	// execution found so far (an interrupted run saves what it can).
+	Stop <-chan struct{}
 }
 
 // RunawayTime bounds the minimization of a runaway: each replay runs the
@@ -60,7 +63,14 @@ func Minimize(body func(), failing *sched.Result, cfg MinimizeConfig) Minimized 
 	sig := failing.Failure.Signature()
 	best := failing
 	m := Minimized{Before: failing.Schedule.Preemptions()}
-	budget := func() bool { return m.Runs < cfg.MaxRuns && time.Now().Before(deadline) }
+	budget := func() bool {
+		select {
+		case <-cfg.Stop:
+			return false
+		default:
+		}
+		return m.Runs < cfg.MaxRuns && time.Now().Before(deadline)
+	}
 	try := func(s sched.Schedule) bool {
 		m.Runs++
 		r := Execute(body, Replay(s), cfg.Options)
