@@ -211,12 +211,12 @@ func (co *coordinator) check(w Worker, oneProc bool) (end int, ran bool) {
 		co.cond.Wait()
 	}
 	n := min(len(co.probe), co.committed, co.limit)
-	done := co.done
+	done, plan := co.done, co.plan
 	co.mu.Unlock()
 	if done || n == 0 {
 		return ended, false
 	}
-	r, err := w.Run(Chunk{Plan: co.plan, Start: 0, Count: n, Hashes: true})
+	r, err := w.Run(Chunk{Plan: plan, Start: 0, Count: n, Hashes: true})
 	co.mu.Lock()
 	defer co.mu.Unlock()
 	switch {
