@@ -3,6 +3,8 @@
 //	weft test [-instrument.skip=PATTERNS] [-instrument=PATTERNS] [go test flags] [packages]
 //	                           go test of unmodified packages and their dependencies, instrumented for weft
 //	weft overlay [packages]    the go test command line (GOWORK and -overlay) that weft test runs
+//	weft nightly [flags] [packages]
+//	                           explore every weft test of the packages for a total time, going on past failures
 //	weft demo [example]        find, minimize, save and replay a bug of weft's examples, with real go test runs
 //	weft show FILE...          print saved schedules, checking their format
 //	weft list [DIR]            list the saved schedules under DIR (default testdata/weft)
@@ -25,6 +27,10 @@ const usage = `usage:
                                 them back; PATTERNS: see the README)
   weft overlay [flags] [packages]
                                 print the go test command line weft test runs (GOWORK, -overlay)
+  weft nightly [flags] [packages]
+                                explore every weft test of the packages for -explore.time in
+                                all (default 1h), split across the tests, going on past
+                                failures; shards with -explore.shard=I/N (weft nightly -h)
   weft demo [-keep] [example]   find, minimize, save and replay a bug of weft's examples
   weft show FILE...             print saved schedules, checking their format
   weft list [DIR]               list saved schedules (default: testdata/weft)
@@ -44,6 +50,8 @@ func main() {
 		err = demo(args)
 	case "test":
 		err = testCmd(args)
+	case "nightly":
+		err = nightlyCmd(args)
 	case "overlay":
 		err = overlayCmd(args)
 	case "show":
