@@ -17,6 +17,10 @@ type Entry struct {
 	Preemptions int    // the preemptions of the schedule, after minimization
 	Original    int    // the preemptions before minimization; 0 if unknown
 	Hash        uint64 // the event hash of the execution; 0 if unknown
+	// Input holds the inputs of an entry saved by a property test: the
+	// stream of random bits its case drew them from (pgregory.net/rapid's,
+	// 64 bits a word), which draws them again. Nil for other entries.
+	Input []uint64
 	// Extra holds the header lines this version does not know, as key and
 	// value, in the order of the file, so that files written by a newer weft
 	// survive a rewrite by an older one.

@@ -37,6 +37,9 @@ func (e *Entry) Marshal() []byte {
 	if e.Hash != 0 {
 		writeHeader(&b, keyHash, fmt.Sprintf("0x%016x", e.Hash))
 	}
+	if len(e.Input) > 0 {
+		writeHeader(&b, keyInput, formatInput(e.Input))
+	}
 	for _, kv := range e.Extra {
 		writeHeader(&b, kv[0], kv[1])
 	}
@@ -89,4 +92,14 @@ func formatFound(f Found) string {
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// formatInput formats the value of the input: header, the words in
+// hexadecimal.
+func formatInput(in []uint64) string {
+	words := make([]string, len(in))
+	for i, w := range in {
+		words[i] = fmt.Sprintf("%#x", w)
+	}
+	return strings.Join(words, " ")
 }

@@ -130,6 +130,7 @@ const (
 	keySignature   = "signature"
 	keyPreemptions = "preemptions"
 	keyHash        = "hash"
+	keyInput       = "input"
 )
 
 // header parses the header lines, up to the first blank line or the end of
@@ -223,6 +224,12 @@ func setHeader(e *Entry, key, value string) (problem string) {
 			return fmt.Sprintf("hash: %s is not a 64-bit hexadecimal number like 0x8f3a11c2d4e5f607", quote(value))
 		}
 		e.Hash = h
+	case keyInput:
+		in, problem := parseInput(value)
+		if problem != "" {
+			return "input: " + problem
+		}
+		e.Input = in
 	default:
 		e.Extra = append(e.Extra, [2]string{key, value})
 	}
@@ -310,4 +317,22 @@ func parseHex64(s string) (uint64, bool) {
 	}
 	n, err := strconv.ParseUint(digits, 16, 64)
 	return n, err == nil
+}
+
+// parseInput parses the words of an input: header, 64-bit hexadecimal
+// numbers separated by spaces.
+func parseInput(value string) ([]uint64, string) {
+	fs := fields(value)
+	if len(fs) == 0 {
+		return nil, "no words"
+	}
+	in := make([]uint64, len(fs))
+	for i, f := range fs {
+		w, ok := parseHex64(f.s)
+		if !ok {
+			return nil, fmt.Sprintf("word %d, %s, is not a 64-bit hexadecimal number like 0x1f", i+1, quote(f.s))
+		}
+		in[i] = w
+	}
+	return in, ""
 }

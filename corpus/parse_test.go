@@ -58,6 +58,8 @@ var malformed = []struct {
 	{"hash no prefix", head + "hash: 8f3a\n", 3, `hash: "8f3a" is not a 64-bit hexadecimal number`},
 	{"hash empty digits", head + "hash: 0x\n", 3, "hash:"},
 	{"hash not hex", head + "hash: 0xg\n", 3, "hash:"},
+	{"input empty", head + "input:\n", 3, "input: no words"},
+	{"input not hex", head + "input: 0x1 12\n", 3, `input: word 2, "12", is not a 64-bit hexadecimal number`},
 	{"unknown verb", head + "\nswtich 0#1 -> 0.1\n", 4, `unknown choice "swtich": want switch, preempt or pick`},
 	{"header after blank", head + "\nfailure: x\n", 4, `unknown choice "failure:"`},
 	{"lineage letter", head + "\nswitch 0.x#1 -> 0.1\n", 4, `choice: goroutine "0.x" is not a lineage like 0.2.1`},

@@ -27,6 +27,10 @@ type coordinator struct {
 	body     func()
 	start    time.Time
 	deadline time.Time // zero: none
+	// overtime is the end of the work past the deadline: the executions a
+	// failure's commit needs and the search for an execution that crashed
+	// its worker.
+	overtime time.Time
 
 	mu        sync.Mutex
 	cond      *sync.Cond
@@ -43,7 +47,7 @@ type coordinator struct {
 	procs     []Worker        // the worker processes, for closing them
 	helpers   int             // worker processes running or starting
 	oneProc   bool            // start worker processes with GOMAXPROCS=1
-	differs   bool            // a worker process ran an execution differently
+	differs   bool            // a worker process ran an execution differently: no more of them
 	probe     []uint64        // the hashes of the calling process's first executions
 	judged    int             // failures judged
 	known     map[string]bool // Config.Continue: the signatures judged, and Known
@@ -64,6 +68,10 @@ const (
 	maxChunk    = 1 << 16
 )
 
+// Past the deadline, the work a found failure needs runs for a tenth of
+// the budget more at most, and at least minOvertime.
+const minOvertime = time.Second
+
 func newCoordinator(body func(), cfg Config) *coordinator {
 	co := &coordinator{
 		cfg: cfg,
@@ -81,6 +89,7 @@ func newCoordinator(body func(), cfg Config) *coordinator {
 	}
 	if cfg.Duration > 0 {
 		co.deadline = co.start.Add(cfg.Duration)
+		co.overtime = co.deadline.Add(max(cfg.Duration/10, minOvertime))
 	}
 	if cfg.Continue {
 		co.known = map[string]bool{}
@@ -184,7 +193,7 @@ func (co *coordinator) spawned() {
 		}
 		w.Close()
 		switch {
-		case end == ended || end == unready:
+		case end == ended || end == unready || end == differs:
 			return
 		case ran:
 			deaths = 0
@@ -203,8 +212,11 @@ const probeSize = 8
 // GOMAXPROCS=1 (handing the baton to another goroutine wakes no idle
 // processor), but a test that reads GOMAXPROCS may then run differently:
 // if the first executions differ, every worker process runs with the
-// test's GOMAXPROCS from then on. It returns 0 if w can go on, mismatch if
-// it must be replaced, or how it ended.
+// test's GOMAXPROCS from then on. If they still differ, the test depends
+// on something else of its process (its identifier, its environment): the
+// failures a worker process finds would not replay in the test's, so the
+// exploration goes on there alone. It returns 0 if w can go on, mismatch
+// if it must be replaced, or how it ended.
 func (co *coordinator) check(w Worker, oneProc bool) (end int, ran bool) {
 	co.mu.Lock()
 	for !co.done && co.committed < min(probeSize, co.limit) && co.judged == 0 {
@@ -216,11 +228,12 @@ func (co *coordinator) check(w Worker, oneProc bool) (end int, ran bool) {
 	if done || n == 0 {
 		return ended, false
 	}
-	r, err := w.Run(Chunk{Plan: plan, Start: 0, Count: n, Hashes: true})
+	r, err := w.Run(Chunk{Plan: plan, Start: 0, Count: n, Deadline: co.overtime, Hashes: true})
 	co.mu.Lock()
 	defer co.mu.Unlock()
 	switch {
 	case co.done:
+		co.hang(err)
 		return ended, false
 	case errors.Is(err, errUnready):
 		co.sum.Lost = append(co.sum.Lost, err.Error())
@@ -242,9 +255,10 @@ func (co *coordinator) check(w Worker, oneProc bool) (end int, ran bool) {
 		}
 		if !co.differs {
 			co.differs = true
-			co.sum.Notes = append(co.sum.Notes, fmt.Sprintf("execution %d ran differently in a worker process than in the test's: the test depends on something weft does not control (package-level state, the environment)", i))
+			co.sum.Notes = append(co.sum.Notes, fmt.Sprintf("execution %d ran differently in a worker process than in the test's: the test depends on something weft does not control (package-level state, the environment): it runs in the test's process alone", i))
+			co.cond.Broadcast()
 		}
-		break
+		return differs, true
 	}
 	return 0, true
 }
@@ -254,7 +268,8 @@ const (
 	ended    = iota + 1 // the exploration is over
 	died                // the worker died or hung
 	unready             // the worker died before it could run anything
-	mismatch            // the worker ran executions differently
+	mismatch            // the worker ran executions differently with GOMAXPROCS=1
+	differs             // the worker ran executions differently with the test's GOMAXPROCS
 )
 
 // work runs chunks on w until the exploration ends or w dies, and reports
@@ -295,7 +310,11 @@ func (co *coordinator) take(size int, local bool) (Chunk, bool) {
 		}
 		// With worker processes, the calling process runs the first
 		// executions (Executed sees them, and the workers are checked
-		// against them), and then only if they could not start.
+		// against them), and then only if they could not start or ran
+		// executions differently.
+		if !local && co.differs {
+			return Chunk{}, false
+		}
 		turn := co.next > 0
 		if local {
 			turn = co.next < probeSize || co.helpers == 0
@@ -313,6 +332,7 @@ func (co *coordinator) take(size int, local bool) (Chunk, bool) {
 				return c, true
 			}
 			if co.running == 0 {
+				co.settleLate()
 				co.done = true
 				co.cond.Broadcast()
 				return Chunk{}, false
@@ -326,9 +346,13 @@ func (co *coordinator) take(size int, local bool) (Chunk, bool) {
 // then new executions. Nothing runs past the lowest failure known, which
 // ends the exploration if Accept takes it. Past the deadline, only what a
 // failure's commit needs runs, and the search for an execution that
-// crashed its worker.
+// crashed its worker, until the overtime ends.
 func (co *coordinator) nextChunk(size int) (Chunk, bool) {
-	late := !co.deadline.IsZero() && time.Now().After(co.deadline)
+	now := time.Now()
+	late := !co.deadline.IsZero() && now.After(co.deadline)
+	if late && now.After(co.overtime) {
+		return Chunk{}, false
+	}
 	stop, failing := co.stop()
 	if co.cfg.Iterations > 0 && !late {
 		// The last chunks shrink so that the workers end together.
@@ -348,14 +372,14 @@ func (co *coordinator) nextChunk(size int) (Chunk, bool) {
 		} else {
 			co.todo = slices.Delete(co.todo, i, i+1)
 		}
-		return co.assign(c), true
+		return co.assign(c, late), true
 	}
 	if late || co.next >= stop {
 		return Chunk{}, false
 	}
 	c := Chunk{Start: co.next, Count: min(size, stop-co.next)}
 	co.next += c.Count
-	return co.assign(c), true
+	return co.assign(c, false), true
 }
 
 // stop is the lowest index of a failure known and not yet committed, or
@@ -376,10 +400,16 @@ func (co *coordinator) stop() (stop int, failing bool) {
 	return stop, failing
 }
 
-// assign completes a chunk with the plan and the estimate: exact if every
-// execution before it is committed, else the most decisions known below it.
-func (co *coordinator) assign(c Chunk) Chunk {
+// assign completes a chunk with the plan, the deadline, and the estimate:
+// exact if every execution before it is committed, else the most
+// decisions known below it. A chunk handed out late runs until the
+// overtime ends: with the deadline, which has passed, its worker would run
+// none of it, and it would be handed out again, forever.
+func (co *coordinator) assign(c Chunk, late bool) Chunk {
 	c.Plan, c.Deadline = co.plan, co.deadline
+	if late {
+		c.Deadline = co.overtime
+	}
 	c.Estimate = co.prefix
 	for _, o := range co.pending {
 		if o.c.Start < c.Start {
@@ -416,13 +446,17 @@ func (co *coordinator) finish(c Chunk, r ChunkResult) {
 // lose takes the chunk of a worker that died or hung. A chunk of one
 // execution is a crash of that execution; a longer one is run again one
 // execution at a time, to find the one that crashes. A worker that died
-// before it was ready ran nothing: its chunk runs elsewhere.
+// before it was ready ran nothing, and a hang (a worker that stopped
+// answering, or lost its chunk, or was sent SIGQUIT) is the worker's, not
+// an execution's: the chunk runs elsewhere, and the hang with its stacks
+// is reported in Summary.Lost.
 func (co *coordinator) lose(c Chunk, err error) int {
 	co.mu.Lock()
 	defer co.mu.Unlock()
 	defer co.cond.Broadcast()
 	co.running--
 	if co.done {
+		co.hang(err)
 		return ended
 	}
 	co.sum.Lost = append(co.sum.Lost, err.Error())
@@ -430,6 +464,9 @@ func (co *coordinator) lose(c Chunk, err error) int {
 	case errors.Is(err, errUnready):
 		co.push(c)
 		return unready
+	case isHang(err):
+		co.push(c)
+		return died
 	case c.Count > 1:
 		for i := range c.Count {
 			co.push(Chunk{Start: c.Start + i, Count: 1, crashed: true})
@@ -444,6 +481,20 @@ func (co *coordinator) lose(c Chunk, err error) int {
 	co.pending[c.Start] = outcome{c, ChunkResult{Ran: 1, UsedEstimate: usesPCT(c.Plan.Strategy, f.Seed), Failure: f}}
 	co.commit()
 	return died
+}
+
+// hang reports a worker that hung once the exploration is over: its end
+// is no effect of the outcome (Close ends workers without it).
+func (co *coordinator) hang(err error) {
+	if isHang(err) {
+		co.sum.Lost = append(co.sum.Lost, err.Error())
+	}
+}
+
+// isHang reports whether err is a worker that hung.
+func isHang(err error) bool {
+	var we *WorkerError
+	return errors.As(err, &we) && we.Hung
 }
 
 // commit moves the committed prefix over the finished chunks that follow
@@ -545,6 +596,32 @@ func (co *coordinator) watchStop() func() {
 		}
 	})
 	return func() { close(end); wg.Wait() }
+}
+
+// settleLate judges the failures left uncommitted once nothing more runs:
+// the overtime ended before every execution below them ran. They are
+// judged lowest first, as commit would have. Called with co.mu held and
+// nothing running; Accept runs without it.
+func (co *coordinator) settleLate() {
+	var starts []int
+	for start, o := range co.pending {
+		if o.r.Failure != nil {
+			starts = append(starts, start)
+		}
+	}
+	slices.Sort(starts)
+	for _, start := range starts {
+		if co.done {
+			return
+		}
+		o := co.pending[start]
+		delete(co.pending, start)
+		judged := co.judged
+		co.settle(o)
+		if co.judged > judged {
+			co.sum.Notes = append(co.sum.Notes, fmt.Sprintf("the budget ended before every execution below execution %d ran: its failure is judged without them", o.r.Failure.Iteration))
+		}
+	}
 }
 
 // progress calls Config.Progress every ProgressEvery until the returned

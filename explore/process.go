@@ -16,18 +16,36 @@ import (
 // Go's fuzzing does: the test binary again, running the same test, which
 // calls Serve instead of exploring. Requests go down one pipe (the worker's
 // file descriptor 3), replies come up another (descriptor 4), gob-encoded:
-// the worker says hello when it is ready, then answers every Chunk with a
-// ChunkResult, and in between sends a heartbeat every second, so that a
-// worker that stops answering is known to hang.
+// the worker says hello when it is ready, then answers every request (a
+// numbered Chunk) with its ChunkResult, and in between sends a heartbeat
+// every second that names the request it runs. A worker that sends
+// nothing hangs; one whose heartbeats name another request than the one
+// it was sent has lost it: the coordinator gives up on either.
+
+// request is what the coordinator sends: a chunk, numbered from 1.
+type request struct {
+	Seq   int
+	Chunk Chunk
+}
 
 // message is what a worker sends.
 type message struct {
 	Hello     bool
 	Heartbeat bool
-	Result    *ChunkResult
+	// Running is the Seq of the request the worker runs, 0 if none: in
+	// heartbeats.
+	Running int
+	// Seq is the request Result answers.
+	Seq    int
+	Result *ChunkResult
 }
 
 const heartbeat = time.Second
+
+// lostAfter is how long after a request was sent the worker's heartbeats
+// may still name another one (half the hang time if shorter): a request
+// takes microseconds down the pipe.
+const lostAfter = 5 * heartbeat
 
 // readyTimeout bounds the time a worker process takes to reach Serve: its
 // test's setup, before it calls Check, runs again there. Past it, the
@@ -42,52 +60,78 @@ var errUnready = errors.New("explore: the worker process never reached the explo
 // writes their results to out, until in ends. Worker processes call it
 // with the pipes StartProcess gives them (WorkerPipes).
 func Serve(in io.Reader, out io.Writer, body func()) error {
-	enc, dec := gob.NewEncoder(out), gob.NewDecoder(in)
-	var mu sync.Mutex
-	send := func(m message) error {
-		mu.Lock()
-		defer mu.Unlock()
-		return enc.Encode(m)
-	}
-	if err := send(message{Hello: true}); err != nil {
+	s := &server{enc: gob.NewEncoder(out)}
+	if err := s.send(message{Hello: true}, 0); err != nil {
 		return fmt.Errorf("explore: worker: saying hello: %w", err)
 	}
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	defer close(stop)
-	wg.Go(func() {
-		tick := time.NewTicker(heartbeat)
-		defer tick.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-tick.C:
-				if send(message{Heartbeat: true}) != nil {
-					return
-				}
-			}
-		}
-	})
+	wg.Go(func() { s.beat(stop) })
+	dec := gob.NewDecoder(in)
 	// The test's epoch was taken in the calling process, maybe before this
 	// one's package initialization: a time.Now taken then must not be
 	// later than the virtual clock (see sched.Options.Epoch).
 	started := time.Now()
 	for {
-		var c Chunk
-		if err := dec.Decode(&c); err != nil {
+		var req request
+		if err := dec.Decode(&req); err != nil {
 			if errors.Is(err, io.EOF) {
 				return nil
 			}
 			return fmt.Errorf("explore: worker: reading a chunk: %w", err)
 		}
-		if c.Plan.Options.Epoch.Before(started) {
+		if c := &req.Chunk; c.Plan.Options.Epoch.Before(started) {
 			c.Plan.Options.Epoch = started
 		}
-		r := runChunk(body, c, nil)
-		if err := send(message{Result: &r}); err != nil {
-			return fmt.Errorf("explore: worker: sending a result: %w", err)
+		s.start(req.Seq)
+		r := runChunk(body, req.Chunk, nil)
+		if err := s.send(message{Seq: req.Seq, Result: &r}, 0); err != nil {
+			return fmt.Errorf("explore: worker: sending the result of %v: %w", req.Chunk, err)
+		}
+	}
+}
+
+// server is the worker's side of the pipes: one encoder for results and
+// heartbeats, and the request it runs, which heartbeats name.
+type server struct {
+	mu      sync.Mutex
+	enc     *gob.Encoder
+	running int // the Seq of the request being run, 0 between two
+}
+
+// start notes that the worker runs request seq.
+func (s *server) start(seq int) {
+	s.mu.Lock()
+	s.running = seq
+	s.mu.Unlock()
+}
+
+// send sends m, and then notes that the worker runs request running: a
+// heartbeat never names a request already answered.
+func (s *server) send(m message, running int) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.running = running
+	return s.enc.Encode(m)
+}
+
+// beat sends a heartbeat every second until stop is closed.
+func (s *server) beat(stop <-chan struct{}) {
+	tick := time.NewTicker(heartbeat)
+	defer tick.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-tick.C:
+		}
+		s.mu.Lock()
+		err := s.enc.Encode(message{Heartbeat: true, Running: s.running})
+		s.mu.Unlock()
+		if err != nil {
+			return
 		}
 	}
 }
@@ -107,6 +151,7 @@ type process struct {
 	enc    *gob.Encoder
 	dec    *gob.Decoder
 	ready  bool
+	seq    int // the last request sent
 	exited chan struct{}
 	err    error // the process's exit, once exited is closed
 
@@ -114,10 +159,12 @@ type process struct {
 }
 
 // StartProcess starts cmd as a worker process, which must call Serve on
-// WorkerPipes. A worker that sends nothing for hang (it sends a heartbeat
-// every second) is taken to hang: it is sent SIGQUIT, so that the Go
-// runtime prints every goroutine's stack, and the chunk it was running
-// fails with what it printed.
+// WorkerPipes. A worker is taken to hang if it sends nothing for hang (it
+// sends a heartbeat every second), if no result comes hang past the
+// chunk's deadline, or if its heartbeats still name another chunk a few
+// seconds after it was sent one (5s, or hang/2 if shorter): it is sent
+// SIGQUIT, so that the Go runtime prints every goroutine's stack, and Run
+// fails with what it printed (a WorkerError with Hung set).
 func StartProcess(cmd *exec.Cmd, hang time.Duration) (Worker, error) {
 	toR, toW, err := os.Pipe()
 	if err != nil {
@@ -149,36 +196,69 @@ func StartProcess(cmd *exec.Cmd, hang time.Duration) (Worker, error) {
 }
 
 func (p *process) Run(c Chunk) (ChunkResult, error) {
-	if !p.ready {
-		p.fromW.SetReadDeadline(time.Now().Add(readyTimeout))
-		var m message
-		if err := p.dec.Decode(&m); err != nil || !m.Hello {
-			if errors.Is(err, os.ErrDeadlineExceeded) {
-				quit(p.cmd.Process)
-				p.wait(5 * time.Second)
-				return ChunkResult{}, fmt.Errorf("%w: %w", errUnready, &WorkerError{Pid: p.cmd.Process.Pid, Doing: "before it was ready", Hung: true,
-					Why: fmt.Sprintf("it did not reach the exploration in %v", readyTimeout), Output: p.out.String()})
-			}
-			return ChunkResult{}, fmt.Errorf("%w: %w", errUnready, p.failed("before it was ready", err))
-		}
-		p.ready = true
+	if err := p.hello(); err != nil {
+		return ChunkResult{}, err
 	}
-	if err := p.enc.Encode(c); err != nil {
+	p.seq++
+	sent := time.Now()
+	if err := p.enc.Encode(request{Seq: p.seq, Chunk: c}); err != nil {
 		return ChunkResult{}, p.failed("running "+c.String(), err)
 	}
+	// The worker stops at the chunk's deadline, once its execution then
+	// ends: its result comes at most the hang time later.
+	var giveUp time.Time
+	if !c.Deadline.IsZero() {
+		giveUp = c.Deadline.Add(p.hang)
+	}
 	for {
-		p.fromW.SetReadDeadline(time.Now().Add(p.hang))
+		wait := time.Now().Add(p.hang)
+		if !giveUp.IsZero() && giveUp.Before(wait) {
+			wait = giveUp
+		}
+		p.fromW.SetReadDeadline(wait)
 		var m message
 		if err := p.dec.Decode(&m); err != nil {
-			if errors.Is(err, os.ErrDeadlineExceeded) {
-				return ChunkResult{}, p.hung(c)
+			switch {
+			case !errors.Is(err, os.ErrDeadlineExceeded):
+				return ChunkResult{}, p.failed("running "+c.String(), err)
+			case wait.Equal(giveUp):
+				return ChunkResult{}, p.hung(c, fmt.Sprintf("no result %v past the chunk's deadline", p.hang))
 			}
-			return ChunkResult{}, p.failed("running "+c.String(), err)
+			return ChunkResult{}, p.hung(c, fmt.Sprintf("nothing from it for %v", p.hang))
 		}
-		if m.Result != nil {
+		switch {
+		case m.Result != nil && m.Seq == p.seq:
 			return *m.Result, nil
+		case m.Result != nil:
+			return ChunkResult{}, p.hung(c, fmt.Sprintf("it answered request %d, not %d", m.Seq, p.seq))
+		case m.Heartbeat && m.Running != p.seq && time.Since(sent) > min(lostAfter, p.hang/2):
+			what := "no request"
+			if m.Running != 0 {
+				what = fmt.Sprintf("request %d", m.Running)
+			}
+			return ChunkResult{}, p.hung(c, fmt.Sprintf("its heartbeats name %s, not %d, %v after it was sent", what, p.seq, time.Since(sent).Round(time.Second)))
 		}
 	}
+}
+
+// hello waits for the worker to be ready, the first time.
+func (p *process) hello() error {
+	if p.ready {
+		return nil
+	}
+	p.fromW.SetReadDeadline(time.Now().Add(readyTimeout))
+	var m message
+	if err := p.dec.Decode(&m); err != nil || !m.Hello {
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			quit(p.cmd.Process)
+			p.wait(5 * time.Second)
+			return fmt.Errorf("%w: %w", errUnready, &WorkerError{Pid: p.cmd.Process.Pid, Doing: "before it was ready", Hung: true,
+				Why: fmt.Sprintf("it did not reach the exploration in %v", readyTimeout), Output: p.out.String()})
+		}
+		return fmt.Errorf("%w: %w", errUnready, p.failed("before it was ready", err))
+	}
+	p.ready = true
+	return nil
 }
 
 // A WorkerError is a worker process that died or hung.
@@ -187,7 +267,10 @@ type WorkerError struct {
 	Doing  string // what it was doing: "running execution 12"
 	Why    string // "exit status 2", "nothing from it for 17s"
 	Output string // what it printed: its stacks, for one that hung
-	Hung   bool
+	// Hung is set for a worker that stopped answering (weft sent it
+	// SIGQUIT, for its stacks) or was sent SIGQUIT by someone else, as a
+	// hung process is: its executions are not to blame.
+	Hung bool
 }
 
 func (e *WorkerError) Error() string {
@@ -198,17 +281,17 @@ func (e *WorkerError) Error() string {
 	return fmt.Sprintf("worker process %d %s %s (%s); it printed:\n%s", e.Pid, what, e.Doing, e.Why, e.Output)
 }
 
-// hung makes a worker that stopped answering print its stacks, ends it,
+// hung makes a worker that stopped working on c print its stacks, ends it,
 // and returns the error that reports it.
-func (p *process) hung(c Chunk) error {
+func (p *process) hung(c Chunk, why string) error {
 	quit(p.cmd.Process)
 	p.wait(5 * time.Second)
-	return &WorkerError{Pid: p.cmd.Process.Pid, Doing: "running " + c.String(),
-		Why: fmt.Sprintf("nothing from it for %v", p.hang), Output: p.out.String(), Hung: true}
+	return &WorkerError{Pid: p.cmd.Process.Pid, Doing: "running " + c.String(), Why: why, Output: p.out.String(), Hung: true}
 }
 
 // failed ends a worker whose pipe broke, and returns the error that reports
-// it with what it printed.
+// it with what it printed. A worker that printed the stacks of a SIGQUIT
+// was ended by someone who found it hung.
 func (p *process) failed(doing string, err error) error {
 	p.wait(5 * time.Second)
 	why := "exited"
@@ -217,7 +300,11 @@ func (p *process) failed(doing string, err error) error {
 	} else if err != nil && !errors.Is(err, io.EOF) {
 		why = err.Error()
 	}
-	return &WorkerError{Pid: p.cmd.Process.Pid, Doing: doing, Why: why, Output: p.out.String()}
+	quitted := p.out.sawSigquit()
+	if quitted {
+		why = "it was sent SIGQUIT: " + why
+	}
+	return &WorkerError{Pid: p.cmd.Process.Pid, Doing: doing, Why: why, Output: p.out.String(), Hung: quitted}
 }
 
 // wait waits for the process to exit, and kills it after d.
@@ -249,7 +336,15 @@ type output struct {
 	head []byte
 	tail []byte
 	cut  int // bytes dropped between head and tail
+	// line is the start of the last line written, while it is short;
+	// sigquit is set once a line was the runtime's "SIGQUIT: quit".
+	line    []byte
+	sigquit bool
 }
+
+// sigquitLine is the line the Go runtime prints before the stacks of a
+// process sent SIGQUIT.
+var sigquitLine = []byte("SIGQUIT: quit")
 
 const (
 	headSize = 24 << 10
@@ -259,6 +354,7 @@ const (
 func (o *output) Write(b []byte) (int, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	o.scan(b)
 	n := len(b)
 	if room := headSize - len(o.head); room > 0 {
 		k := min(room, len(b))
@@ -283,4 +379,26 @@ func (o *output) String() string {
 	}
 	b.Write(o.tail)
 	return string(bytes.TrimRight(b.Bytes(), "\n"))
+}
+
+// scan watches the lines of b for sigquitLine.
+func (o *output) scan(b []byte) {
+	for len(b) > 0 && !o.sigquit {
+		text, rest, ended := bytes.Cut(b, []byte("\n"))
+		if len(o.line) <= len(sigquitLine) {
+			o.line = append(o.line, text[:min(len(text), len(sigquitLine)+1)]...)
+		}
+		if !ended {
+			return
+		}
+		o.sigquit = bytes.Equal(o.line, sigquitLine)
+		o.line, b = o.line[:0], rest
+	}
+}
+
+// sawSigquit reports whether the process printed the stacks of a SIGQUIT.
+func (o *output) sawSigquit() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.sigquit
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/gob"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,21 +17,46 @@ import (
 // WEFT_EXPLORE_WORKER set, TestWorkerProcess serves the body it names.
 func TestWorkerProcess(t *testing.T) {
 	in, out := explore.WorkerPipes()
+	serve := func(body func()) {
+		if err := explore.Serve(in, out, body); err != nil {
+			t.Fatal(err)
+		}
+	}
 	switch os.Getenv("WEFT_EXPLORE_WORKER") {
 	case "":
 		t.Skip("a worker process of the tests below")
 	case "ordered":
-		if err := explore.Serve(in, out, ordered); err != nil {
-			t.Fatal(err)
-		}
+		serve(ordered)
 	case "crash":
-		if err := explore.Serve(in, out, crashes(true)); err != nil {
-			t.Fatal(err)
-		}
+		serve(crashes(true))
+	case "stuck":
+		serve(stuck)
+	case "elsewhere":
+		serve(elsewhere)
 	case "silent":
 		// Ready, and then nothing: no heartbeat, no result.
 		gob.NewEncoder(out).Encode(struct{ Hello bool }{true})
 		time.Sleep(time.Hour)
+	case "deaf-twice":
+		// The first two processes (those that create a mark) are ready,
+		// and then never read a request: their heartbeats name none. The
+		// next ones serve ordered.
+		dir := os.Getenv("WEFT_EXPLORE_MARKS")
+		mark, err := os.OpenFile(filepath.Join(dir, "1"), os.O_CREATE|os.O_EXCL, 0o600)
+		if err != nil {
+			mark, err = os.OpenFile(filepath.Join(dir, "2"), os.O_CREATE|os.O_EXCL, 0o600)
+		}
+		if err != nil {
+			serve(ordered)
+			return
+		}
+		mark.Close()
+		enc := gob.NewEncoder(out)
+		enc.Encode(struct{ Hello bool }{true})
+		for {
+			time.Sleep(time.Second)
+			enc.Encode(struct{ Heartbeat bool }{true})
+		}
 	}
 }
 
@@ -49,14 +75,48 @@ func crashes(kill bool) func() {
 	}
 }
 
-func spawn(body string, hang time.Duration) func(bool) (explore.Worker, error) {
+// spawn starts worker processes that serve body, with env added to their
+// environment.
+// elsewhere runs differently in a worker process, and fails there one
+// execution in 50, as a test that reads its process's environment can.
+func elsewhere() {
+	if os.Getenv("WEFT_EXPLORE_WORKER") == "" {
+		return
+	}
+	sim.Yield()
+	if sim.Intn(50) == 0 {
+		panic("only in a worker process")
+	}
+}
+
+func spawn(body string, hang time.Duration, env ...string) func(bool) (explore.Worker, error) {
 	return func(oneProc bool) (explore.Worker, error) {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestWorkerProcess$")
-		cmd.Env = append(os.Environ(), "WEFT_EXPLORE_WORKER="+body)
-		if oneProc {
-			cmd.Env = append(cmd.Env, "GOMAXPROCS=1")
+		return explore.StartProcess(workerCommand(body, oneProc, env...), hang)
+	}
+}
+
+func workerCommand(body string, oneProc bool, env ...string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], "-test.run=^TestWorkerProcess$")
+	cmd.Env = append(append(os.Environ(), "WEFT_EXPLORE_WORKER="+body), env...)
+	if oneProc {
+		cmd.Env = append(cmd.Env, "GOMAXPROCS=1")
+	}
+	return cmd
+}
+
+// lateFailure returns a seed whose first execution that crashes (see
+// crashes) comes after the ones the calling process runs, and it.
+func lateFailure(t *testing.T) (uint64, *explore.Finding) {
+	t.Helper()
+	cfg := explore.Config{Iterations: 1000}
+	for cfg.Seed = 1; ; cfg.Seed++ {
+		s, err := explore.Run(crashes(false), cfg)
+		if err != nil || s.Finding == nil {
+			t.Fatalf("seed %d: %+v, %v", cfg.Seed, s.Finding, err)
 		}
-		return explore.StartProcess(cmd, hang)
+		if s.Finding.Iteration >= 20 {
+			return cfg.Seed, s.Finding
+		}
 	}
 }
 
@@ -82,17 +142,8 @@ func TestExecutionThatKillsItsWorkerIsFound(t *testing.T) {
 	t.Parallel()
 	// The calling process runs the first executions itself: a seed whose
 	// first failure comes later.
-	var want *explore.Finding
-	cfg := explore.Config{Iterations: 1000}
-	for cfg.Seed = 1; want == nil || want.Iteration < 20; cfg.Seed++ {
-		s, err := explore.Run(crashes(false), cfg)
-		if err != nil || s.Finding == nil {
-			t.Fatalf("seed %d: %+v, %v", cfg.Seed, s.Finding, err)
-		}
-		want = s.Finding
-	}
-	cfg.Seed--
-	cfg.Workers, cfg.Spawn = 2, spawn("crash", time.Minute)
+	seed, want := lateFailure(t)
+	cfg := explore.Config{Seed: seed, Iterations: 1000, Workers: 2, Spawn: spawn("crash", time.Minute)}
 	got, err := explore.Run(crashes(false), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -116,5 +167,19 @@ func TestHungWorkerIsReportedWithItsStacks(t *testing.T) {
 	}
 	if !strings.Contains(s.Lost[0], "hung running executions 0 to 7") || !strings.Contains(s.Lost[0], "TestWorkerProcess") {
 		t.Fatalf("lost %q", s.Lost[0])
+	}
+}
+
+// Failures found by worker processes that run the executions differently
+// would not replay in the test process: the exploration goes on there.
+func TestWorkerProcessThatRunsDifferentlyIsLeft(t *testing.T) {
+	t.Parallel()
+	s, err := explore.Run(elsewhere, explore.Config{Seed: 1, Iterations: 500, Workers: 2, Spawn: spawn("elsewhere", time.Minute)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Finding != nil || s.Executions != 500 || len(s.Lost) != 0 || len(s.Notes) != 2 ||
+		!strings.Contains(s.Notes[0], "with GOMAXPROCS=1") || !strings.Contains(s.Notes[1], "it runs in the test's process alone") {
+		t.Fatalf("found %+v in %d executions, lost %q, notes %q", s.Finding, s.Executions, s.Lost, s.Notes)
 	}
 }

@@ -156,6 +156,10 @@ func (pr *pkgRewriter) findPlain() {
 				return true
 			case fn.Pkg().Path() == "testing/synctest" && (fn.Name() == "Test" || fn.Name() == "Run") && test != nil:
 				mark(test, test.Type, "it starts a synctest bubble, whose goroutines weft cannot control")
+			case strings.HasPrefix(fn.Pkg().Path(), weftModule+"/") && test != nil && takesTestingT(sig):
+				// weft.Property, lin.Check: they run controlled executions
+				// themselves, which cannot run inside one.
+				mark(test, test.Type, "it calls "+fn.Pkg().Name()+"."+fn.Name()+", which runs weft's executions itself")
 			}
 			if pr.instrumentedPkg(fn.Pkg()) || sig.Recv() != nil && isTestingT(sig.Recv().Type()) {
 				return true // t.Run(name, f): t is a *weft.TB, whose Run takes a func(*weft.TB)
@@ -225,4 +229,17 @@ func isCall(s ast.Stmt, recv, method string) bool {
 	}
 	id, ok := sel.X.(*ast.Ident)
 	return ok && id.Name == recv
+}
+
+// weftModule is the path of weft's own module.
+const weftModule = "github.com/weftdev/weft"
+
+// takesTestingT reports whether a function has a *testing.T parameter.
+func takesTestingT(sig *types.Signature) bool {
+	for i := range sig.Params().Len() {
+		if isTestingT(sig.Params().At(i).Type()) {
+			return true
+		}
+	}
+	return false
 }

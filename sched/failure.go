@@ -143,6 +143,9 @@ func (f *Failure) Signature() string {
 		sort.Strings(sites)
 		return f.Kind.String() + " " + strings.Join(sites, ",")
 	}
+	if f.Site == "" {
+		return f.Kind.String() // as a corpus entry saves it
+	}
 	return f.Kind.String() + " " + f.Site
 }
 

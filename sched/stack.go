@@ -21,6 +21,7 @@ var internalPrefixes = []string{
 	"github.com/weftdev/weft/replay.",
 	"github.com/weftdev/weft/internal/",
 	"github.com/weftdev/weft/testing.",
+	"github.com/weftdev/weft/lin.",
 	"runtime.",
 	"runtime/",
 	"internal/",
@@ -35,7 +36,7 @@ var internalDirs = func() []string {
 	var dirs []string
 	if _, file, _, ok := runtime.Caller(0); ok {
 		root := path.Dir(path.Dir(file))
-		for _, d := range []string{"sched", "sim", "sim/simctx", "explore", "record", "replay", "internal/gls", "testing"} {
+		for _, d := range []string{"sched", "sim", "sim/simctx", "explore", "record", "replay", "internal/gls", "testing", "lin"} {
 			dirs = append(dirs, root+"/"+d)
 		}
 	}

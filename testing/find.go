@@ -37,6 +37,9 @@ type Finding struct {
 	// not replay identically (each with Nondeterminism set): exploration
 	// went on past them, looking for a failure that replays.
 	Unreplayed []*Finding
+	// Unlisted counts the failing executions that did not replay beyond
+	// the first maxUnreplayed, which are all Unreplayed keeps.
+	Unlisted int
 	// Logs are the messages the body logged in the final replay.
 	Logs []string
 	// Entry is the corpus entry to save.
@@ -44,6 +47,9 @@ type Finding struct {
 	// Recorded describes the recorded free run the failure came from, for
 	// findings of -record and RecordRuns; nil for explored ones.
 	Recorded *Recording
+	// Property tells how a failing case of a property test (Property,
+	// PropertyCases, FindCases) was found and shrunk; nil for others.
+	Property *PropertyInfo
 
 	out *output // what the final replay wrote, to show it
 }
@@ -85,12 +91,16 @@ type exploration struct {
 // turn (replay, minimize, verify, trace) until one replays identically.
 // A continued exploration (-explore.continue) judges the first failure of
 // each signature and hands each to found as it is judged, and goes on
-// until its budget ends; its exploration has no finding.
+// until its budget ends; its exploration has no finding. Of the failures
+// that do not replay, the first maxUnreplayed are kept for the report, and
+// the others counted: a test that depends on something weft does not
+// control can fail in every execution.
 func find(body func(*T), cfg *config, progress func(time.Duration, int), found func(*Finding)) (exploration, error) {
 	var (
 		x        exploration
 		accepted *Finding
 		rejected []*Finding
+		unlisted int
 		last     atomic.Pointer[T]
 	)
 	ec := cfg.exploreConfig()
@@ -108,7 +118,11 @@ func find(body func(*T), cfg *config, progress func(time.Duration, int), found f
 			return false
 		}
 		if j.Nondeterminism != nil {
-			rejected = append(rejected, j)
+			if len(rejected) < maxUnreplayed {
+				rejected = append(rejected, j)
+			} else {
+				unlisted++
+			}
 			return false
 		}
 		accepted = j
@@ -123,14 +137,17 @@ func find(body func(*T), cfg *config, progress func(time.Duration, int), found f
 	switch {
 	case accepted != nil:
 		x.finding = accepted
-		accepted.Unreplayed = rejected
+		accepted.Unreplayed, accepted.Unlisted = rejected, unlisted
 	case len(rejected) > 0:
 		x.finding = rejected[0]
-		x.finding.Unreplayed = rejected[1:]
+		x.finding.Unreplayed, x.finding.Unlisted = rejected[1:], unlisted
 		x.finding.Executions = sum.Executions // every one ran: none replayed
 	}
 	return x, nil
 }
+
+// maxUnreplayed bounds the failures that did not replay a report lists.
+const maxUnreplayed = 8
 
 // judge replays a failing execution: if it replays identically, it is
 // minimized, verified and traced; otherwise the Finding says why not

@@ -57,3 +57,24 @@ func TestFailureThatDoesNotReplayIsNotSaved(t *testing.T) {
 		t.Fatalf("%d executions, %d runs in all", f.Executions, calls.Load())
 	}
 }
+
+// A test that fails in every execution and in no replay (it alternates)
+// keeps a few of its failures for the report and counts the rest.
+func TestEveryFailureThatDoesNotReplayIsCounted(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int64
+	f, err := weft.Find(func(t *weft.T) {
+		if calls.Add(1)%2 == 1 {
+			t.Errorf("odd runs fail")
+		}
+	}, weft.Iterations(30))
+	if err != nil || f == nil {
+		t.Fatalf("no failure: %v", err)
+	}
+	if f.Entry != nil || f.Nondeterminism == nil {
+		t.Fatalf("a failure that does not replay has an entry (%v)", f.Nondeterminism)
+	}
+	if kept := 1 + len(f.Unreplayed); kept+f.Unlisted != 30 || len(f.Unreplayed) > 8 || f.Unlisted == 0 {
+		t.Fatalf("%d failures kept and %d counted, want 30 in all, at most 8 kept after the first", kept, f.Unlisted)
+	}
+}

@@ -3,6 +3,7 @@ package weft
 import (
 	"fmt"
 	"hash/fnv"
+	"os"
 	"time"
 
 	"github.com/weftdev/weft/corpus"
@@ -17,7 +18,8 @@ type Option func(*config)
 
 // Iterations sets the executions of plain go test's exploration (default
 // 100), and of Find.
-func Iterations(n int) Option { return func(c *config) { c.iterations = n } }
+// A property test (Property) runs at most n cases.
+func Iterations(n int) Option { return func(c *config) { c.iterations, c.iterSet = n, true } }
 
 // Strategy selects the exploration strategy: "pct" (the default) or
 // "random".
@@ -68,6 +70,7 @@ func Name(name string) Option { return func(c *config) { c.name = name } }
 type config struct {
 	name         string
 	iterations   int
+	iterSet      bool // Iterations was given
 	strategy     string
 	depth        int
 	seed         uint64
@@ -122,6 +125,9 @@ func newConfig(name string, opts []Option, useFlags bool) (*config, error) {
 		command:      "go test",
 		runs:         defaultRuns,
 		lockOrder:    true,
+	}
+	if cmd := os.Getenv("WEFT_COMMAND"); cmd != "" {
+		c.command = cmd // weft test runs the test: it replays what it saves
 	}
 	for _, o := range opts {
 		o(c)

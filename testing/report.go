@@ -12,6 +12,9 @@ import (
 
 // report formats a Finding for the test log.
 func report(f *Finding, cfg *config, saved string, saveErr error) string {
+	if f.Property != nil {
+		return propertyReport(f, cfg, saved, saveErr)
+	}
 	var b strings.Builder
 	found := f.Found
 	how := fmt.Sprintf("strategy %s, seed %#x", found.Strategy, found.Seed)
@@ -38,13 +41,13 @@ func report(f *Finding, cfg *config, saved string, saveErr error) string {
 		writeIndented(&b, "    ", c.Output)
 		fmt.Fprintf(&b, "  to run it in the test process: %s -explore -explore.seed %#x -explore.iters %d -explore.workers 1\n",
 			runCommand(cfg.command, cfg.name), cfg.seed, found.Iteration+1)
-		writeUnreplayed(&b, f.Unreplayed)
+		writeUnreplayed(&b, f.Unreplayed, f.Unlisted)
 		return b.String()
 	}
 	writeFailure(&b, f.Failure, f.Final.More)
 	if f.Nondeterminism != nil {
 		fmt.Fprintf(&b, "  replayed: %v\n", f.Nondeterminism)
-		writeUnreplayed(&b, f.Unreplayed)
+		writeUnreplayed(&b, f.Unreplayed, f.Unlisted)
 		return b.String()
 	}
 	m := f.Minimized
@@ -53,7 +56,7 @@ func report(f *Finding, cfg *config, saved string, saveErr error) string {
 		fmt.Fprintf(&b, "  deterministic: replayed 3 times, same execution (event hash %#x)\n", f.Final.Hash)
 	}
 	writeTimeline(&b, f.Final)
-	writeUnreplayed(&b, f.Unreplayed)
+	writeUnreplayed(&b, f.Unreplayed, f.Unlisted)
 	if saveErr != nil {
 		fmt.Fprintf(&b, "  could not save the schedule: %v\n  schedule:\n", saveErr)
 		for _, line := range strings.Split(strings.TrimRight(string(f.Entry.Marshal()), "\n"), "\n") {
@@ -100,10 +103,13 @@ func writeRecording(b *strings.Builder, rc *Recording, replayed *sched.Failure) 
 
 // writeUnreplayed lists the failing executions exploration went past
 // because they did not replay identically.
-func writeUnreplayed(b *strings.Builder, us []*Finding) {
+func writeUnreplayed(b *strings.Builder, us []*Finding, unlisted int) {
 	for _, u := range us {
 		fmt.Fprintf(b, "  also: execution %d failed, but does not replay identically: not saved\n    failure: %s\n    replayed: %v\n",
 			u.Found.Iteration+1, u.Failure.Summary(), u.Nondeterminism)
+	}
+	if unlisted > 0 {
+		fmt.Fprintf(b, "  also: %d more failing executions that do not replay identically: not saved\n", unlisted)
 	}
 }
 

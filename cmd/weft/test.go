@@ -132,7 +132,8 @@ func runTest(dir string, args []string, stdout, stderr io.Writer) (int, error) {
 	// it does not know (-explore) takes a value.
 	cmd := exec.Command("go", append(append([]string{"test", "-overlay=" + s.Overlay}, a.patterns...), a.goArgs...)...)
 	cmd.Dir = dir
-	cmd.Env = workspace.Env(os.Environ(), s.Work)
+	// WEFT_COMMAND: the replay commands in reports say weft test.
+	cmd.Env = append(workspace.Env(os.Environ(), s.Work), "WEFT_COMMAND=weft test")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr
 	code := 0
 	if err := cmd.Run(); err != nil {
