@@ -27,13 +27,16 @@ type nightly struct {
 	env            []string // go's environment: the workspace
 	pkgs           []*nightlyPkg
 	tests          []*nightlyTest
-	start          time.Time
+	start          time.Time // the run's
+	began          time.Time // the budget's: the tests are built
 
 	mu          sync.Mutex
 	current     *nightlyTest // the test running
 	execs       int          // its executions so far, from its progress lines
 	found       int          // and its failures
-	done        int          // tests finished
+	round       int          // the round running, from 0
+	roundTests  int          // its tests
+	done        int          // its tests finished
 	doneExecs   int          // their executions
 	failures    int          // distinct failures found
 	interrupted bool
@@ -52,14 +55,13 @@ type nightlyTest struct {
 	pkg    *nightlyPkg
 	name   string
 	weight float64
-	budget time.Duration
+	budget time.Duration // its budgets, added over the rounds
 	ran    bool
 	failed bool          // its test process failed
 	output []byte        // what it printed, but for progress lines
-	tests  []report.Test // its explorations (several if it calls Check in subtests); none if it is not a weft test
+	tests  []report.Test // its explorations (several if it calls Check in subtests), over the rounds; none if it is not a weft test
 	note   string        // why it was not run, or how its process ended
-	json   string        // the test process's report
-	prof   string        // the test process's profile
+	profs  []string      // the test processes' profiles
 }
 
 func newNightly(dir string, a nightlyArgs, stdout, stderr io.Writer) (*nightly, error) {

@@ -67,11 +67,10 @@ func (n *nightly) report() *report.Run {
 func (n *nightly) writeProfile() error {
 	var paths []string
 	for _, t := range n.tests {
-		if t.prof == "" {
-			continue
-		}
-		if _, err := os.Stat(t.prof); err == nil {
-			paths = append(paths, t.prof)
+		for _, prof := range t.profs {
+			if _, err := os.Stat(prof); err == nil {
+				paths = append(paths, prof)
+			}
 		}
 	}
 	p, err := contention.Merge(paths)
