@@ -6,9 +6,10 @@
 //	weft nightly [flags] [packages]
 //	                           explore every weft test of the packages for a total time, going on past failures
 //	weft demo [example]        find, minimize, save and replay a bug of weft's examples, with real go test runs
-//	weft show FILE...          print saved schedules, checking their format
-//	weft list [DIR]            list the saved schedules under DIR (default testdata/weft)
-//	weft merge DST SRC         copy the schedules of corpus SRC missing from DST
+//	weft show [-html OUT.html] [-perfetto OUT.json] FILE...
+//	                           print saved schedules, checking their format, or draw one's timeline
+//	weft list [DIR...]         list the saved schedules under each DIR (default .) as a table
+//	weft merge DST SRC...      merge the corpora under each SRC into DST, deduplicated by failure
 //
 // Tests explore with go test itself: go test -run TestX -explore.
 package main
@@ -32,9 +33,12 @@ const usage = `usage:
                                 all (default 1h), split across the tests, going on past
                                 failures; shards with -explore.shard=I/N (weft nightly -h)
   weft demo [-keep] [example]   find, minimize, save and replay a bug of weft's examples
-  weft show FILE...             print saved schedules, checking their format
-  weft list [DIR]               list saved schedules (default: testdata/weft)
-  weft merge DST SRC            copy the schedules of corpus directory SRC missing from DST
+  weft show [-html OUT.html] [-perfetto OUT.json] FILE...
+                                print saved schedules, checking their format; with -html or
+                                -perfetto, replay one and draw its timeline (weft show -h)
+  weft list [DIR...]            list the saved schedules under each DIR (default: .) as a table
+  weft merge DST SRC...         merge the corpora under each SRC (shards of a nightly run) into
+                                the same paths under DST, deduplicated by schedule and failure
 
 Tests explore with go test itself: go test -run TestX -explore (see the README).
 `

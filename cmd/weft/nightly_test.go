@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/weftdev/weft/corpus"
+	"github.com/weftdev/weft/internal/race"
 	"github.com/weftdev/weft/report"
 )
 
@@ -23,6 +24,9 @@ import (
 func TestNightly(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs weft nightly")
+	}
+	if race.Enabled {
+		t.Skip("runs weft nightly processes: the race detector has nothing of this test's own to check")
 	}
 	weft := filepath.Join(t.TempDir(), "weft")
 	if out, err := exec.Command("go", "build", "-o", weft, ".").CombinedOutput(); err != nil {
