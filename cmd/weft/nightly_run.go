@@ -337,5 +337,9 @@ func (n *nightly) progressLine() string {
 	if t := n.current; t != nil {
 		line += fmt.Sprintf(", %s %s", n.relDir(t.pkg), t.name)
 	}
-	return line + fmt.Sprintf(", execs: %d (%.0f/sec), failures: %d", execs, float64(execs)/elapsed.Seconds(), failures)
+	rate := 0.0
+	if !n.began.IsZero() {
+		rate = float64(execs) / max(time.Since(n.began).Seconds(), 1e-9)
+	}
+	return line + fmt.Sprintf(", execs: %d (%.0f/sec), failures: %d", execs, rate, failures)
 }
