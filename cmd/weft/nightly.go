@@ -71,11 +71,14 @@ func parseNightlyArgs(args []string) (nightlyArgs, error) {
 		name, value, hasValue := strings.Cut(strings.TrimLeft(arg, "-"), "=")
 		boolean := goTestBoolFlags[name] || name == "explore.quiet" || name == "explore.html" || name == "v"
 		if !hasValue && !boolean {
+			if !nightlyFlag(name) {
+				return a, fmt.Errorf("unknown flag %s (weft nightly -h lists them)", arg)
+			}
 			if i+1 == len(args) {
 				return a, fmt.Errorf("-%s needs a value", name)
 			}
 			i++
-			value = args[i]
+			value, hasValue = args[i], true
 		}
 		if err := a.set(name, value, hasValue, arg, &build); err != nil {
 			return a, err
@@ -159,11 +162,23 @@ func (a *nightlyArgs) set(name, value string, hasValue bool, arg string, build *
 	return nil
 }
 
+// flagArg is a flag as passed on: a boolean flag given alone stays alone.
 func flagArg(name, value string, hasValue bool) string {
-	if !hasValue && goTestBoolFlags[name] {
+	if !hasValue {
 		return "-" + name
 	}
 	return "-" + name + "=" + value
+}
+
+// nightlyFlag reports whether weft nightly takes a flag: its own, the
+// build's, or the test binaries'.
+func nightlyFlag(name string) bool {
+	switch name {
+	case "explore.time", "explore.iters", "explore.shard", "explore.seed", "explore.json", "explore.profile", "explore.html",
+		"explore.quiet", "v", "run", "weight", "instrument", "instrument.skip", "short", "cpu", "parallel", "failfast":
+		return true
+	}
+	return nightlyBuildFlags[name] || strings.HasPrefix(name, "explore.") || strings.HasPrefix(name, "record.") || strings.HasPrefix(name, "test.")
 }
 
 func isIndex(i, n string) bool {
