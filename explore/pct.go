@@ -31,10 +31,16 @@ import (
 // is due, or due within what is left of the execution's lag (see WithLag),
 // it fires if the clock's priority is above every enabled goroutine's. So an execution in
 // which the clock ranks high fires timeouts as early as it may, and one in
-// which it ranks low lets the work finish first. The controller's fairness
-// (sched.FairBound) runs a goroutine starved for thousands of events, so
-// strict priorities cannot livelock an execution, while PCT's guarantee
-// holds for the executions where no goroutine waits that long: fair PCT.
+// which it ranks low lets the work finish first.
+//
+// Fair PCT: strict priorities would let a goroutine that never blocks (a
+// worker looping until told to stop) starve the others for good. The
+// controller names a goroutine that waited FairBound events
+// (sched.Decision.Starving); PCT runs it, and from then on the execution
+// is a uniform random walk, as Coyote's fair PCT ends its prioritized
+// prefix: one forced step every few thousand events would let a starved
+// goroutine that has a thousand steps to go exceed any budget. PCT's
+// guarantee holds for the executions where no goroutine waits that long.
 func PCT(seed uint64, depth, steps int, opts ...Option) sched.Strategy {
 	o := options(opts)
 	depth = max(depth, 1)
@@ -59,6 +65,7 @@ type pct struct {
 	floor   int64 // next priority for a yielding goroutine
 	clock   int64 // the clock's priority
 	lag     lag
+	fair    bool // a goroutine starved: the rest is a random walk
 }
 
 func (p *pct) initial() int64 { return base + p.rng.Int64N(1<<40) }
@@ -79,7 +86,11 @@ func (p *pct) Next(d *sched.Decision) *sched.G {
 		p.floor--
 	}
 	if s := d.Starving(); s != nil {
-		return s // fair PCT: see sched.FairBound
+		p.fair = true
+		return s
+	}
+	if p.fair {
+		return pickUniform(p.rng, &p.lag, d)
 	}
 	best := d.Highest()
 	if p.lag.allows(d) && p.clock > best.Priority() {

@@ -31,11 +31,17 @@ func (r *randomWalk) Next(d *sched.Decision) *sched.G {
 	if s := d.Starving(); s != nil {
 		return s
 	}
+	return pickUniform(r.rng, &r.lag, d)
+}
+
+// pickUniform runs one of d's candidates chosen uniformly, or fires the
+// clock as one more choice if the lag allows it.
+func pickUniform(rng *rand.Rand, l *lag, d *sched.Decision) *sched.G {
 	n := d.Len()
-	if r.lag.allows(d) && r.rng.IntN(n+1) == n {
-		return r.lag.fire(d)
+	if l.allows(d) && rng.IntN(n+1) == n {
+		return l.fire(d)
 	}
-	return d.At(r.rng.IntN(n))
+	return d.At(rng.IntN(n))
 }
 
 func (r *randomWalk) Choose(_ *sched.G, n int) int { return r.rng.IntN(n) }

@@ -290,12 +290,13 @@ type G struct {
 	bind     gls.Binding
 	site     string // the pending operation's site, if the execution is traced
 
-	prio  int64  // the strategy's priority (SetPriority)
-	cand  bool   // enabled: its pending operation can proceed
-	fresh bool   // enabled and not a stale poller: in the controller's candidates
-	since int    // the step at which it last became fresh
-	wgen  uint32 // generation of its current wait: registrations of older ones are void
-	stale bool   // a poller waiting for a change
+	prio    int64  // the strategy's priority (SetPriority)
+	cand    bool   // enabled: its pending operation can proceed
+	fresh   bool   // enabled and not a stale poller: in the controller's candidates
+	since   int    // the step at which it last became fresh, having run since the time before
+	overdue bool   // fresh since it last ran, maybe not all along (see setFresh)
+	wgen    uint32 // generation of its current wait: registrations of older ones are void
+	stale   bool   // a poller waiting for a change
 
 	pollEvent bool   // its current event is a poll
 	polls     int    // its polls since the last change, in a row

@@ -158,6 +158,62 @@ func TestModelFairLoop(t *testing.T) {
 	})
 }
 
+// From x/sync's TestWeightedAcquireCanceled: a goroutine that loops on
+// TryLock and Unlock until another one gets the lock does not starve it,
+// although the waiter is enabled only between the loop's Unlock and its
+// next TryLock: fairness is strong, as Go's mutex starvation mode makes it.
+func TestModelFairLockWaiter(t *testing.T) {
+	for seed := range uint64(20) { // PCT without change points: strict priorities
+		r := sched.Run(lockWaiter, explore.PCT(seed, 1, 1), simtest.Options())
+		if r.Failure != nil {
+			t.Fatalf("seed %d: %s", seed, r.Failure.Summary())
+		}
+	}
+	every(t, 20, func(*simtest.Checker) { lockWaiter() })
+}
+
+func lockWaiter() {
+	var mu sim.Mutex
+	var waiting sim.Bool
+	var wg sim.WaitGroup
+	wg.Go(func() {
+		for !waiting.Load() {
+			if mu.TryLock() {
+				mu.Unlock()
+			}
+		}
+	})
+	mu.Lock()
+	waiting.Store(true)
+	mu.Unlock()
+	wg.Wait()
+}
+
+// From x/sync's TestConcurrentRange: workers that never block until told
+// to stop do not make the goroutine that stops them, with a thousand steps
+// to go, exceed the budget: once a goroutine starved, PCT is fair.
+func TestModelFairAfterStarving(t *testing.T) {
+	every(t, 5, func(c *simtest.Checker) {
+		stop := sim.NewChan[struct{}](0)
+		var wg sim.WaitGroup
+		var hits sim.Int64
+		for range 2 {
+			wg.Go(func() {
+				for sim.Select(sim.OnRecv(stop, nil), sim.OnDefault(nil)) != 0 {
+					hits.Add(1)
+				}
+			})
+		}
+		var mu sim.Mutex
+		for range 1 << 10 {
+			mu.Lock()
+			mu.Unlock()
+		}
+		stop.Close()
+		wg.Wait()
+	})
+}
+
 // Repro longloop: an ordinary long test is no runaway.
 func TestModelLongLoop(t *testing.T) {
 	r := sched.Run(func() {
@@ -312,6 +368,20 @@ func TestModelPollersLivelock(t *testing.T) {
 	if s := r.Failure.Summary(); !strings.Contains(s, "polling in Select") {
 		t.Errorf("summary %q", s)
 	}
+}
+
+// From x/sync's TestTryGo: a finite loop of polls that expects nothing (a
+// thousand TryGo calls on a full semaphore, each a select that takes its
+// default) is no livelock.
+func TestModelFiniteLoopOfPolls(t *testing.T) {
+	every(t, 10, func(c *simtest.Checker) {
+		full := sim.NewChan[struct{}](0)
+		for range 1 << 10 {
+			if sim.Select(sim.OnSend(full, struct{}{}, nil), sim.OnDefault(nil)) == 0 {
+				c.Errorf("sent on a channel nobody receives from")
+			}
+		}
+	})
 }
 
 // A goroutine that polls time (a loop on time.Since with Gosched, no

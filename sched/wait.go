@@ -67,6 +67,7 @@ func (g *G) Touch(obj uint32) {
 //go:norace
 func (c *Controller) await(g *G) {
 	g.wgen++
+	g.overdue = false // it ran: its wait starts now
 	w := g.wait
 	if w == nil {
 		c.setCand(g, true)
@@ -172,7 +173,12 @@ func (c *Controller) setCand(g *G, enabled bool) {
 	c.setFresh(g, enabled && !g.stale)
 }
 
-// setFresh makes g a candidate of decisions or not.
+// setFresh makes g a candidate of decisions or not. A goroutine that
+// becomes a candidate again without having run since it last was one
+// keeps its wait's start: fairness is strong, as Go's mutex starvation
+// mode makes it, so a goroutine enabled again and again (a Lock waiter
+// whose mutex another goroutine keeps retaking) runs within FairBound
+// events of its first chance, however often it lost it meanwhile.
 //
 //go:norace
 func (c *Controller) setFresh(g *G, in bool) {
@@ -180,8 +186,8 @@ func (c *Controller) setFresh(g *G, in bool) {
 		return
 	}
 	g.fresh = in
-	if in {
-		g.since = c.steps
+	if in && !g.overdue {
+		g.since, g.overdue = c.steps, true
 	}
 	c.cands.set(g, in)
 }
@@ -292,18 +298,24 @@ func (c *Controller) makeStale(g *G) {
 // Stalls. When no goroutine is a candidate and no timer is pending, the
 // goroutines are either blocked for good, or some are stale pollers. A
 // poller may be waiting for time to pass without a timer (a loop on
-// time.Since), so the pollers get rounds: each moves the clock on, twice
-// as far as the one before (from a microsecond: 40 rounds span 12 days),
-// and lets them poll again. A goroutine that polls something outside the
-// execution's knowledge (Poll with outside) may be waiting for a goroutine
-// weft does not control: then the rounds also wait in real time, up to
-// Options.BlockTimeout. When the rounds are spent with nothing changed,
-// nothing in the execution can progress: a deadlock (a livelock of
-// pollers), or Blocked if an outside poller waited in vain.
+// time.Since), so the pollers get rounds: each of the first clockRounds
+// moves the clock on, twice as far as the one before (from a microsecond:
+// 40 rounds span 12 days), and every round lets them poll again. A poller
+// may also be a finite loop of polls that expects nothing (x/sync's
+// TestTryGo calls TryGo 1,024 times on a full semaphore), so the rounds go
+// on, without moving the clock further, until the pollers have polled in
+// vain for maxRounds rounds (two polls each a round). A goroutine that
+// polls something outside the execution's knowledge (Poll with outside)
+// may be waiting for a goroutine weft does not control: then the rounds
+// also wait in real time, up to Options.BlockTimeout. When the rounds are
+// spent with nothing changed, nothing in the execution can progress: a
+// deadlock (a livelock of pollers), or Blocked if an outside poller waited
+// in vain.
 
 const (
-	maxRounds  = 40
-	roundNudge = time.Microsecond
+	clockRounds = 40
+	maxRounds   = 1 << 15
+	roundNudge  = time.Microsecond
 )
 
 // unstall starts a round for the stale pollers. It reports false when
@@ -329,7 +341,9 @@ func (c *Controller) unstall() bool {
 	} else if c.rounds >= maxRounds {
 		return false
 	}
-	c.now += int64(roundNudge) << min(c.rounds, maxRounds)
+	if c.rounds < clockRounds {
+		c.now += int64(roundNudge) << c.rounds
+	}
 	c.rounds++
 	c.changed()
 	return true

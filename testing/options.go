@@ -21,8 +21,9 @@ type Option func(*config)
 // A property test (Property) runs at most n cases.
 func Iterations(n int) Option { return func(c *config) { c.iterations, c.iterSet = n, true } }
 
-// Strategy selects the exploration strategy: "pct" (the default) or
-// "random".
+// Strategy selects the exploration strategy: "mix" (the default: each
+// execution a random walk or PCT, by a coin flip of its seed), "pct" or
+// "random" (explore.Strategies).
 func Strategy(name string) Option { return func(c *config) { c.strategy = name } }
 
 // Depth sets PCT's bug depth (default 3).
