@@ -202,10 +202,13 @@ func (a *nightlyArgs) weightOf(t *nightlyTest) float64 {
 const nightlyUsage = `usage: weft nightly [flags] [packages]
 
 Explores every weft test of the packages (tests written with sim, and
-unmodified tests as weft test runs them) for -explore.time in all, split
-across the tests by weight, going on past failures: each distinct failure
-is minimized and saved once. Ends with a summary; exits 1 if it found a
-failure.
+unmodified tests as weft test runs them) for -explore.time in all, from
+the end of the build, split across the tests by weight, going on past
+failures: each distinct failure (by signature) is minimized and saved
+once. Time a test leaves goes to the tests after it, then to further
+rounds. Ends with a summary; exits 1 if it found a failure. SIGINT or
+SIGTERM ends it cleanly: what was found is saved and reported. The
+corpora of shards merge with weft merge.
 
   -explore.time D        the run's budget (default 1h)
   -explore.iters N       executions at most per test (default: no limit but time)

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -164,6 +165,7 @@ func (n *nightly) runTest(t *nightlyTest, round int, budget time.Duration) {
 		t.failed, t.note = true, err.Error()
 		return
 	}
+	overran := n.watch(cmd.Process, budget)
 	n.readOutput(t, r)
 	err = cmd.Wait()
 	n.mu.Lock()
@@ -171,6 +173,8 @@ func (n *nightly) runTest(t *nightlyTest, round int, budget time.Duration) {
 	n.mu.Unlock()
 	var exit *exec.ExitError
 	switch {
+	case overran():
+		t.failed, t.note = true, fmt.Sprintf("ended: it ran %v past its budget of %v", overtime(budget), budget.Round(time.Millisecond))
 	case errors.As(err, &exit):
 		t.failed, t.note = true, exit.String()
 	case err != nil:
@@ -182,6 +186,29 @@ func (n *nightly) runTest(t *nightlyTest, round int, budget time.Duration) {
 		t.add(rep.Tests)
 	}
 	n.finished(t, found)
+}
+
+// overtime is how long a test process may run past its budget: its
+// exploration's own overtime, the judging of its last failures, the replay
+// of its saved schedules and its tests that are no weft tests.
+func overtime(budget time.Duration) time.Duration { return max(budget/5, 2*time.Minute) }
+
+// watch ends a test process that runs past its budget and overtime, as
+// hung: SIGTERM, so that it saves what it found, then SIGKILL 30 s later.
+// The returned function stops watching, and reports whether it had to.
+func (n *nightly) watch(p *os.Process, budget time.Duration) (overran func() bool) {
+	var ended atomic.Bool
+	term := time.AfterFunc(budget+overtime(budget), func() {
+		ended.Store(true)
+		fmt.Fprintf(n.stderr, "weft nightly: a test process ran %v past its budget: ending it\n", overtime(budget))
+		p.Signal(syscall.SIGTERM)
+	})
+	kill := time.AfterFunc(budget+overtime(budget)+30*time.Second, func() { p.Kill() })
+	return func() bool {
+		term.Stop()
+		kill.Stop()
+		return ended.Load()
+	}
 }
 
 // seed returns the first round's base seed of a test's exploration: the

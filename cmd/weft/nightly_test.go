@@ -32,8 +32,14 @@ func TestNightly(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", weft, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	t.Run("shards", func(t *testing.T) { testNightlyShards(t, weft) })
-	t.Run("interrupt", func(t *testing.T) { testNightlyInterrupt(t, weft) })
+	t.Run("shards", func(t *testing.T) {
+		t.Parallel()
+		testNightlyShards(t, weft)
+	})
+	t.Run("interrupt", func(t *testing.T) {
+		t.Parallel()
+		testNightlyInterrupt(t, weft)
+	})
 }
 
 // nightlyModule is a fresh copy of testdata/nightly.
