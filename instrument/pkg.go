@@ -298,8 +298,13 @@ func (pr *pkgRewriter) leaveAloneIn(ft *ast.FuncType, msg string) []string {
 
 // containers are the packages of the standard library that hold values in
 // interfaces and hand them back as they are, without reflecting on them:
-// a channel stored in a sync.Pool can stay one of weft's.
+// a channel stored in a sync.Pool can stay one of weft's. errors compares
+// errors with == and matches their dynamic types (As), which the rewrite
+// changes alike on both sides, so an error type holding a channel, or an
+// interface whose values flow into errors.Is, keeps weft's channels too
+// (alitto/pond's tasks, whose every channel was Go's).
 var containers = map[string]bool{
+	"errors":         true,
 	"sync":           true,
 	"sync/atomic":    true,
 	"container/list": true,

@@ -325,6 +325,17 @@ func (g *graph) stale(p *packages.Package) bool {
 	return false
 }
 
+// importsStale reports whether a package p imports must be rewritten
+// again before p is judged.
+func (g *graph) importsStale(p *packages.Package) bool {
+	for _, q := range p.Imports {
+		if g.out[q.ID] != nil && g.stale(q) {
+			return true
+		}
+	}
+	return false
+}
+
 // process rewrites p, and type-checks it, until it checks or the safety
 // net has nothing left to narrow down in p.
 func (g *graph) process(p *packages.Package) error {
@@ -335,6 +346,12 @@ func (g *graph) process(p *packages.Package) error {
 		}
 		g.out[p.ID] = o
 		if len(o.errs) == 0 {
+			return nil
+		}
+		if g.importsStale(p) {
+			// p's own flow analysis took a decision about a package it
+			// imports, rewritten earlier in this pass: p is checked again
+			// once that package is rewritten, in the next pass.
 			return nil
 		}
 		own, other := g.remedy(p, res, o.errs)

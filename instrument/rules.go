@@ -81,6 +81,26 @@ func (r *rewriter) chanOp(e ast.Expr, at ast.Node, what string) (string, bool) {
 	return r.operand(e), true
 }
 
+// waitOp is chanOp for the operations that wait (receive, send, range).
+// On a channel left Go's it returns the channel's text with goChan set,
+// for sim's operations on Go channels (RecvGo, RecvOKGo, SendGo): they
+// poll under control, so a controlled goroutine waiting on a Go channel
+// lets the goroutine that will send on it run. Only a decision of the
+// safety net leaves such a site as it is.
+func (r *rewriter) waitOp(e ast.Expr, at ast.Node, what string) (op string, goChan, ok bool) {
+	if why := r.skipped(at); why != "" {
+		r.skip(at, what, why)
+		return "", false, false
+	}
+	x := r.pr.flow.node(e)
+	if r.pr.flow.rawWhy(x) != "" {
+		r.site(at, nil, what) // no class: the safety net leaves the site alone
+		return r.text(e), true, true
+	}
+	r.site(at, x, what)
+	return r.operand(e), false, true
+}
+
 // operand returns the text of a weft channel value: for a named channel
 // type rewritten to a struct, its channel.
 func (r *rewriter) operand(e ast.Expr) string {
@@ -172,11 +192,14 @@ func (r *rewriter) receive(n *ast.UnaryExpr, parent ast.Node) {
 	if r.isComm(parent) {
 		return // a select's case: the select rewrites it
 	}
-	op, ok := r.chanOp(n.X, n, "receive")
-	if !ok {
-		return
+	op, goChan, ok := r.waitOp(n.X, n, "receive")
+	switch {
+	case !ok:
+	case goChan:
+		r.replace(n, r.sim("RecvGo")+"("+op+")")
+	default:
+		r.replace(n, "("+op+").Recv()")
 	}
-	r.replace(n, "("+op+").Recv()")
 }
 
 // send rewrites ch <- v to ch.Send(v).
@@ -184,11 +207,14 @@ func (r *rewriter) send(n *ast.SendStmt) {
 	if r.isComm(n) {
 		return
 	}
-	op, ok := r.chanOp(n.Chan, n, "send")
-	if !ok {
-		return
+	op, goChan, ok := r.waitOp(n.Chan, n, "send")
+	switch {
+	case !ok:
+	case goChan:
+		r.replace(n, r.sim("SendGo")+"("+op+", "+r.text(n.Value)+")")
+	default:
+		r.replace(n, "("+op+").Send("+r.text(n.Value)+")")
 	}
-	r.replace(n, "("+op+").Send("+r.text(n.Value)+")")
 }
 
 // commaOK rewrites v, ok := <-ch (or =, or var) to v, ok := ch.RecvOK().
@@ -200,11 +226,14 @@ func (r *rewriter) commaOK(n ast.Node, lhs, rhs []ast.Expr) {
 	if !ok || u.Op != token.ARROW || r.isComm(n) {
 		return
 	}
-	op, ok := r.chanOp(u.X, u, "")
-	if !ok {
-		return
+	op, goChan, ok := r.waitOp(u.X, u, "receive")
+	switch {
+	case !ok:
+	case goChan:
+		r.replace(rhs[0], r.sim("RecvOKGo")+"("+op+")")
+	default:
+		r.replace(rhs[0], "("+op+").RecvOK()")
 	}
-	r.replace(rhs[0], "("+op+").RecvOK()")
 }
 
 // rangeChan rewrites a range loop over a channel to a loop of receives.
@@ -216,12 +245,15 @@ func (r *rewriter) rangeChan(n *ast.RangeStmt) {
 	if !ok {
 		return
 	}
-	op, ok := r.chanOp(n.X, n, "range")
+	op, goChan, ok := r.waitOp(n.X, n, "range")
 	if !ok {
 		return
 	}
 	ok1 := r.temp("ok")
 	recv := "(" + op + ").RecvOK()"
+	if goChan {
+		recv = r.sim("RecvOKGo") + "(" + op + ")"
+	}
 	var head, tail string
 	switch {
 	case n.Key == nil:

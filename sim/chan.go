@@ -263,9 +263,36 @@ func (x *recvValue[T]) Ready() bool { return (*chanState[T])(x).canRecv(nil) }
 
 //go:norace
 func (c *Chan[T]) state(g *sched.G) *chanState[T] {
-	s := stateOf(&c.st, g)
+	s, fresh := newState(&c.st, g)
 	s.cap = c.cap
+	if fresh {
+		c.fromPlain(s)
+	}
 	return s
+}
+
+// fromPlain starts the controlled state of c in an execution from what
+// plain mode left in it: a channel closed outside executions (at package
+// init, as context's closedchan is) is closed in every one. The buffered
+// values of an open plain channel cannot be read without taking them, so
+// an execution starts with them left out.
+//
+//go:norace
+func (c *Chan[T]) fromPlain(s *chanState[T]) {
+	if c.ch == nil || len(c.ch) > 0 {
+		return // a timer's channel, or one with values
+	}
+	select {
+	case v, ok := <-c.ch:
+		if !ok {
+			s.closed = true
+			return
+		}
+		// A plain goroutine was sending on the unbuffered channel: its
+		// value goes back to it.
+		go func() { c.ch <- v }()
+	default:
+	}
 }
 
 // Send sends v on c, waiting for room or for a receiver.

@@ -1079,3 +1079,23 @@ func TestControlledOperationCounterIgnoresWaiting(t *testing.T) {
 		t.Errorf("event counters %v: the Wait never blocked, the test shows nothing", events)
 	}
 }
+
+// TestPlainStateCarriesIn: what plain mode did to an object before the
+// executions (a channel closed, a Once done, as at package init) holds in
+// every execution, as it does for go test's run of the test.
+func TestPlainStateCarriesIn(t *testing.T) {
+	closed := sim.NewChan[int](1)
+	closed.Close()
+	open := sim.NewChan[int](0)
+	var once sim.Once
+	once.Do(func() {})
+	exploreAll(t, func(c *checker) {
+		if v, ok := closed.RecvOK(); ok || v != 0 {
+			c.Errorf("a channel closed before the execution: received %d, %v", v, ok)
+		}
+		once.Do(func() { c.Errorf("a Once done before the execution ran again") })
+		if sim.Select(sim.OnRecv(open, nil), sim.OnDefault(nil)) == 0 {
+			c.Errorf("an open channel was ready")
+		}
+	})
+}

@@ -65,13 +65,27 @@ func stateOf[S any, P interface {
 	*S
 	obj() *object
 }](slot *P, g *sched.G) P {
+	s, _ := newState(slot, g)
+	return s
+}
+
+// newState is stateOf, and reports whether the state was made now: the
+// object's first use in the execution, where a primitive whose plain state
+// can outlast an execution (a channel closed at package init, a Once done
+// before the test) starts its controlled state from it.
+//
+//go:norace
+func newState[S any, P interface {
+	*S
+	obj() *object
+}](slot *P, g *sched.G) (P, bool) {
 	if s := *slot; s != nil && s.obj().c == g.Controller() {
-		return s
+		return s, false
 	}
 	s := P(new(S))
 	*s.obj() = object{c: g.Controller(), id: g.NewObject()}
 	*slot = s
-	return s
+	return s, true
 }
 
 // current returns the controlled goroutine the caller runs on, or nil in

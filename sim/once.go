@@ -103,7 +103,10 @@ func (o *Once) recDo(t *record.Thread, f func()) {
 //
 //go:norace
 func (o *Once) doControlled(g *sched.G, f func()) {
-	s := stateOf(&o.st, g)
+	s, fresh := newState(&o.st, g)
+	if fresh {
+		s.done = o.done.Load() // done outside executions (at package init): done in every one
+	}
 	g.Step(opOnce, s.id, nil)
 	switch {
 	case s.done:

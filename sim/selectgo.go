@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"runtime"
 
+	"github.com/weftdev/weft/internal/gls"
 	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
 )
@@ -169,4 +170,49 @@ func poll() {
 		t.Op(nil)
 	}
 	runtime.Gosched()
+}
+
+// Operations on Go channels: weft test leaves a channel Go's where it
+// reaches code weft does not instrument (fmt, reflect), and rewrites a
+// receive from it or a send on it outside a select to these, which wait
+// as a select on Go channels does: under control they poll, so a
+// controlled goroutine that waits on a Go channel lets the goroutine that
+// will send on it run. Outside an execution they are the plain operation.
+
+// RecvGo receives a value from c, a Go channel.
+func RecvGo[T any](c <-chan T) T {
+	v, _ := RecvOKGo(c)
+	return v
+}
+
+// RecvOKGo receives a value from c, a Go channel, and reports whether it
+// came from a send (false: c is closed and drained).
+func RecvOKGo[T any](c <-chan T) (v T, ok bool) {
+	if !gls.Active() {
+		v, ok = <-c
+		return v, ok
+	}
+	Select(OnRecvOKGo(c, func(x T, o bool) { v, ok = x, o }))
+	return v, ok
+}
+
+// SendGo sends v on c, a Go channel. Under control, a send that cannot
+// proceed at once is handed to a plain goroutine that blocks in it, and
+// SendGo polls for its completion: a receiver that polls too (RecvGo) then
+// finds a sender waiting, as two goroutines that only ever poll an
+// unbuffered channel never would.
+func SendGo[T any](c chan<- T, v T) {
+	if !gls.Active() {
+		c <- v
+		return
+	}
+	if Select(OnSendGo(c, v, nil), OnDefault(nil)) == 0 {
+		return
+	}
+	sent := make(chan struct{})
+	go func() {
+		c <- v
+		close(sent)
+	}()
+	Select(OnRecvGo(sent, nil))
 }

@@ -97,3 +97,29 @@ func TestControlledSelectGoNeverReady(t *testing.T) {
 		t.Fatalf("failure %v, want blocked", r.Failure)
 	}
 }
+
+// TestControlledOpsOnGoChannels: receives and sends on Go channels outside
+// a select (weft test's rewrite of a channel it leaves Go's) wait for a
+// controlled goroutine that is yet to run: an unbuffered handoff, a close
+// seen by a receive with ok, and the plain operations outside executions.
+func TestControlledOpsOnGoChannels(t *testing.T) {
+	exploreAll(t, func(c *checker) {
+		raw := make(chan int)
+		done := make(chan struct{})
+		sim.Go(func() {
+			sim.SendGo(raw, 7)
+			close(done)
+		})
+		if v := sim.RecvGo(raw); v != 7 {
+			c.Errorf("RecvGo = %d, want 7", v)
+		}
+		if _, ok := sim.RecvOKGo(done); ok {
+			c.Errorf("RecvOKGo of a closed channel reported a send")
+		}
+	})
+	raw := make(chan string, 1)
+	sim.SendGo(raw, "plain")
+	if v, ok := sim.RecvOKGo(raw); v != "plain" || !ok {
+		t.Fatalf("RecvOKGo outside an execution = %q, %v", v, ok)
+	}
+}
