@@ -156,9 +156,10 @@ func (n *nightly) summary(run *report.Run) (broken int) {
 		}
 	}
 	for _, note := range slices.Sorted(maps.Keys(notRun)) {
-		fmt.Fprintf(w, "%d tests %s\n", notRun[note], note)
+		fmt.Fprintf(w, "%s %s\n", plural(notRun[note], "test"), note)
 	}
-	fmt.Fprintf(w, "%d distinct failures, %d saved, in %d executions of %d tests\n", run.Failures(), saved(run), executions(run), len(run.Tests))
+	fmt.Fprintf(w, "%s, %d saved, in %s of %s\n", plural(run.Failures(), "distinct failure"), saved(run),
+		plural(executions(run), "execution"), plural(len(run.Tests), "test"))
 	return broken
 }
 

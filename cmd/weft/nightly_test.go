@@ -277,7 +277,7 @@ func testNightlyInterrupt(t *testing.T, weft string) {
 			t.Errorf("failure %s: %v, or not listed in the summary", f.Corpus, err)
 		}
 	}
-	for _, want := range []string{"weft nightly: interrupt: stopping", ", interrupted\n", "1 tests not run: interrupted"} {
+	for _, want := range []string{"weft nightly: interrupt: stopping", ", interrupted\n", "1 test not run: interrupted"} {
 		if !strings.Contains(log.String(), want) {
 			t.Errorf("the log lacks %q:\n%s", want, log.String())
 		}
