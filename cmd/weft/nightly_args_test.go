@@ -2,6 +2,7 @@ package main
 
 import (
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -103,5 +104,22 @@ func TestNightlyTestAdd(t *testing.T) {
 	}
 	if s := nt.seed("7"); s != "7" {
 		t.Errorf("the seed given: %s", s)
+	}
+}
+
+// The progress line, as Go's fuzzing prints it: elapsed, tests done of the
+// round's, the test running, executions and their rate, failures so far.
+func TestNightlyProgressLine(t *testing.T) {
+	pkg := &nightlyPkg{path: "example.com/m/bank", dir: "/src/bank"}
+	n := &nightly{dir: "/src", start: time.Now().Add(-90 * time.Second), began: time.Now().Add(-60 * time.Second),
+		roundTests: 3, done: 1, doneExecs: 1000, failures: 2, execs: 500, found: 1}
+	n.current = &nightlyTest{pkg: pkg, name: "TestTransfer"}
+	re := regexp.MustCompile(`^weft nightly: elapsed: 1m3\ds, tests: 1/3, \./bank TestTransfer, execs: 1500 \(2[45]/sec\), failures: 3$`)
+	if line := n.progressLine(); !re.MatchString(line) {
+		t.Errorf("progress line %q, want one matching %s", line, re)
+	}
+	n.round = 1
+	if line := n.progressLine(); !strings.Contains(line, ", round 2, tests: 1/3,") {
+		t.Errorf("a later round's progress line %q does not say which", line)
 	}
 }
