@@ -45,7 +45,9 @@ func PCT(seed uint64, depth, steps int, opts ...Option) sched.Strategy {
 	o := options(opts)
 	depth = max(depth, 1)
 	steps = max(steps, 1)
-	p := &pct{rng: newRand(seed)}
+	p := &pct{}
+	p.rng = p.randIn(seed)
+	p.changes = p.changeBuf[:0]
 	for range depth - 1 {
 		p.changes = append(p.changes, 1+p.rng.IntN(steps))
 	}
@@ -66,6 +68,19 @@ type pct struct {
 	clock   int64 // the clock's priority
 	lag     lag
 	fair    bool // a goroutine starved: the rest is a random walk
+
+	// What rng and changes point to, in the strategy: one allocation
+	// instead of four per execution.
+	src       rand.PCG
+	rand      rand.Rand
+	changeBuf [4]int
+}
+
+// randIn makes p's random source, newRand's, in p itself.
+func (p *pct) randIn(seed uint64) *rand.Rand {
+	p.src.Seed(seed, seed^golden)
+	p.rand = *rand.New(&p.src)
+	return &p.rand
 }
 
 func (p *pct) initial() int64 { return base + p.rng.Int64N(1<<40) }

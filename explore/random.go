@@ -113,8 +113,11 @@ func drawLag(rng *rand.Rand, max time.Duration) time.Duration {
 
 // newRand returns the deterministic generator of one execution.
 func newRand(seed uint64) *rand.Rand {
-	return rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	return rand.New(rand.NewPCG(seed, seed^golden))
 }
+
+// golden is 2^64 divided by the golden ratio: it spreads seeds.
+const golden = 0x9e3779b97f4a7c15
 
 // mix derives well-spread seeds from a base and an index (SplitMix64).
 func mix(base, i uint64) uint64 {

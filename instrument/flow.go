@@ -257,7 +257,7 @@ func (f *flow) flowInto(dst any, dt types.Type, src ast.Expr) {
 		return
 	}
 	if dt != nil && types.IsInterface(dt) {
-		if isChanLike(st) || types.IsInterface(st) {
+		if isChanLike(st) || (types.IsInterface(st) && !isError(st)) {
 			f.union(dst, f.node(src))
 		}
 		f.implements(st, dt)
@@ -306,6 +306,16 @@ func (f *flow) joinTuples(a, b *types.Tuple) {
 
 // isChanLike reports whether a value of type t is a channel: converted to
 // an interface, it would show weft's type to reflection.
+// errorType is the universe's error. Its values are taken to hold no
+// channel: an error type that is a channel is unheard of, and an error
+// type that holds one (a struct) is rewritten alike wherever it goes. So
+// errors do not tie the channels they travel through (a chan error) to
+// the code they are handed to (testify's assertions, which reach fmt and
+// encoding/json), where every channel of errors would stay Go's.
+var errorType = types.Universe.Lookup("error").Type()
+
+func isError(t types.Type) bool { return types.Identical(t, errorType) }
+
 func isChanLike(t types.Type) bool {
 	_, ok := t.Underlying().(*types.Chan)
 	return ok
@@ -341,6 +351,9 @@ func holdsInterface(t types.Type, seen map[types.Type]bool) bool {
 	case *types.Alias:
 		return holdsInterface(types.Unalias(t), seen)
 	case *types.Named:
+		if isError(t) {
+			return false
+		}
 		switch u := t.Underlying().(type) {
 		case *types.Struct:
 			return false

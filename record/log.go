@@ -113,28 +113,37 @@ func Parse(data []byte) (*Log, error) {
 	if crc32.ChecksumIEEE(body) != sum {
 		return nil, fmt.Errorf("corrupt log: checksum mismatch")
 	}
+	if err := l.decodeStreams(threads, locs, nl); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// decodeStreams decodes the goroutines' streams (threads, by index) and the
+// locations' (locs, by number, of nl) into l.
+func (l *Log) decodeStreams(threads, locs map[uint64][]byte, nl uint64) error {
 	for id, data := range threads {
 		if id >= uint64(len(l.Threads)) {
-			return nil, fmt.Errorf("corrupt log: stream of goroutine %d, of %d", id, len(l.Threads))
+			return fmt.Errorf("corrupt log: stream of goroutine %d, of %d", id, len(l.Threads))
 		}
 		es, err := decodeEntries(data, true)
 		if err != nil {
-			return nil, fmt.Errorf("corrupt log: goroutine %s: %w", l.Threads[id].ID, err)
+			return fmt.Errorf("corrupt log: goroutine %s: %w", l.Threads[id].ID, err)
 		}
 		l.Threads[id].Entries = es
 	}
 	l.Locs = make([][]Entry, nl+1)
 	for id, data := range locs {
 		if id == 0 || id > nl {
-			return nil, fmt.Errorf("corrupt log: stream of location %d, of %d", id, nl)
+			return fmt.Errorf("corrupt log: stream of location %d, of %d", id, nl)
 		}
 		es, err := decodeEntries(data, false)
 		if err != nil {
-			return nil, fmt.Errorf("corrupt log: location %d: %w", id, err)
+			return fmt.Errorf("corrupt log: location %d: %w", id, err)
 		}
 		l.Locs[id] = es
 	}
-	return l, nil
+	return nil
 }
 
 func decodeEntries(data []byte, thread bool) ([]Entry, error) {

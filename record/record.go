@@ -9,10 +9,10 @@
 // location of a mutex, a channel, a WaitGroup, a Cond, a Once), of one of the
 // kinds sched.Access names: a Var load reads, a store writes, an atomic Add
 // and a Mutex.Lock read and write atomically, an Unlock writes (Light, §4.3).
-// Goroutines are Threads, named by lineage exactly as the controller names
-// them ("0", "0.1", ...), and every Thread counts its operations as the
-// controller's G.Ops does, so that a recorded access and its replayed twin
-// are matched by (goroutine, counter).
+// Goroutines are Threads, named by lineage with the controller's own
+// helper (internal/lineage: "0", "0.1", ...), and every Thread counts its
+// operations as the controller's G.Ops does, so that a recorded access and
+// its replayed twin are matched by (goroutine, counter).
 //
 // A primitive reports a memory access (Var, atomics) with a bracket:
 // ReadBegin and ReadEnd around a load, repeated while ReadEnd asks for it
@@ -25,17 +25,18 @@
 //
 // # Recorders
 //
-// Light, Stride, AggrePlay and LEAP, one file each, are selected by name
-// (New). Each writes its own entries into the streams of the log (see Log):
-// one stream per goroutine, written without synchronization, and one per
-// location for recorders that keep per-location orders. Streams are flushed
-// to the log file in chunks, so a long run never holds its log in memory.
+// A recording algorithm is whole in its own package: its log format, its
+// Recorder and the Planner that replays its logs (see Algorithm). Light,
+// Stride, AggrePlay and LEAP are record/light, record/stride,
+// record/aggreplay and record/leap; each registers itself when imported
+// (record/all imports them all) and is selected by name (New). A recorder
+// writes its own entries into the streams of the log (see Log): one stream
+// per goroutine, written without synchronization, and one per location for
+// recorders that keep per-location orders. Streams are flushed to the log
+// file in chunks, so a long run never holds its log in memory.
 package record
 
 import (
-	"fmt"
-	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -100,28 +101,3 @@ type Loc struct {
 
 // ID returns the location's number in the run, from 1.
 func (l *Loc) ID() uint32 { return l.id }
-
-var constructors = map[string]func() Recorder{}
-
-// register makes a recorder available to New; recorders call it from init.
-func register(name string, f func() Recorder) { constructors[name] = f }
-
-// Algorithms returns the names of the recorders, sorted.
-func Algorithms() []string {
-	names := make([]string, 0, len(constructors))
-	for n := range constructors {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
-
-// New returns a fresh recorder of the named algorithm ("light", "stride",
-// "aggreplay", "leap") for one run.
-func New(algorithm string) (Recorder, error) {
-	f, ok := constructors[algorithm]
-	if !ok {
-		return nil, fmt.Errorf("record: unknown algorithm %q (want one of %s)", algorithm, strings.Join(Algorithms(), ", "))
-	}
-	return f(), nil
-}

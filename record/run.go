@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/weftdev/weft/internal/lineage"
 	"github.com/weftdev/weft/sched"
 )
 
@@ -112,7 +113,7 @@ func Record(body func(), rec Recorder, opts Options) (*Result, error) {
 		w: bufio.NewWriterSize(f, 64<<10), crc: crc32.NewIEEE()}
 	r.writeHeader()
 	start := time.Now()
-	root := r.newThread("0")
+	root := r.newThread(lineage.Root)
 	r.live.Add(1)
 	go r.goroutine(root, body)
 	complete := r.wait()

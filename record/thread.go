@@ -2,11 +2,11 @@ package record
 
 import (
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"sync/atomic"
 
 	"github.com/weftdev/weft/internal/gls"
+	"github.com/weftdev/weft/internal/lineage"
 	"github.com/weftdev/weft/sched"
 )
 
@@ -21,7 +21,7 @@ type Thread struct {
 	idx      uint32
 	n        uint64 // operations begun, as sched.G.Ops counts
 	beat     atomic.Uint64
-	children int
+	children lineage.Children
 	reads    sched.Digest
 	bit      uint64 // 1<<idx, or 0 for idx ≥ 64
 	rng      uint64
@@ -164,8 +164,7 @@ func (t *Thread) Run() *Run { return t.run }
 
 // Go starts f as a new goroutine of the run, a child of t named by lineage.
 func (t *Thread) Go(f func()) {
-	t.children++
-	child := t.run.newThread(t.id + "." + strconv.Itoa(t.children))
+	child := t.run.newThread(t.children.Next(t.id))
 	t.run.live.Add(1)
 	go t.run.goroutine(child, f)
 }

@@ -5,8 +5,9 @@ import (
 	"os"
 	"testing"
 
+	"github.com/weftdev/weft/internal/workload"
 	"github.com/weftdev/weft/record"
-	"github.com/weftdev/weft/record/workload"
+	_ "github.com/weftdev/weft/record/all"
 	"github.com/weftdev/weft/replay"
 	"github.com/weftdev/weft/sched"
 	"github.com/weftdev/weft/sim"

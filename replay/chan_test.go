@@ -1,10 +1,13 @@
-package replay
+package replay_test
 
 import (
 	"flag"
 	"testing"
 
+	"github.com/weftdev/weft/internal/rectest"
 	"github.com/weftdev/weft/record"
+	_ "github.com/weftdev/weft/record/all"
+	"github.com/weftdev/weft/replay"
 	"github.com/weftdev/weft/sim"
 )
 
@@ -95,7 +98,7 @@ var chanBodies = map[string]func(){
 
 func recordChan(t *testing.T, alg string, body func(), dir string, seed uint64) *record.Log {
 	t.Helper()
-	res, log := recordOnceWith(t, recorder(t, alg), body, record.Options{Dir: dir, Seed: seed})
+	res, log := rectest.RecordOnceWith(t, rectest.Recorder(t, alg), body, record.Options{Dir: dir, Seed: seed})
 	if res.Failure != nil {
 		t.Fatalf("recorded failure %v: %s", res.Failure.Kind, res.Failure.Message)
 	}
@@ -110,7 +113,7 @@ func TestChannelReplays(t *testing.T) {
 				dir := t.TempDir()
 				for i := range 20 {
 					log := recordChan(t, alg, body, dir, uint64(i))
-					out, err := Run(body, log, Options{})
+					out, err := replay.Run(body, log, replay.Options{})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -135,7 +138,7 @@ func TestSelectReplayRate(t *testing.T) {
 		faithful := 0
 		for i := range runs {
 			log := recordChan(t, alg, body, dir, uint64(i))
-			out, err := Run(body, log, Options{})
+			out, err := replay.Run(body, log, replay.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

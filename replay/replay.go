@@ -1,11 +1,12 @@
 // Package replay turns the log of a recorded run (package record) into an
-// execution under the controller that reproduces it: each recorder's log
-// is read by its own planner (one file per algorithm), which yields an
-// Oracle telling, at every scheduling point, which goroutines' pending
-// operations the log allows now. The controller enforces it through a
-// sched.Strategy, so the replay is itself a controlled execution: its
-// Result.Schedule is a schedule like any explored failure's, ready to be
-// minimized and saved to the corpus.
+// execution under the controller that reproduces it. It holds what every
+// replay shares: each log is read by its algorithm's planner
+// (record.Algorithm.Plan, in the algorithm's package), which yields a
+// record.Oracle telling, at every scheduling point, which goroutines'
+// pending operations the log allows now; the replay's strategy enforces it
+// through the controller (sched.Strategy), so the replay is itself a
+// controlled execution: its Result.Schedule is a schedule like any explored
+// failure's, ready to be minimized and saved to the corpus.
 //
 // The guarantee is checked, not assumed: every goroutine of the replay must
 // perform as many operations and read the same values (digests of them) as
@@ -20,44 +21,6 @@ import (
 	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
 )
-
-// An Access is a pending operation of a replayed goroutine, in the log's
-// terms.
-type Access struct {
-	// Thread is the goroutine's index in the log (record.Log.Threads).
-	Thread int
-	// N is the operation's counter: the goroutine's N-th operation.
-	N uint64
-	// Loc is the log's location the operation touches, or 0 if it touches
-	// none or is not known yet.
-	Loc uint32
-	// Kind is how the operation touches Loc.
-	Kind sched.Access
-	// Op names the operation ("Var.Load"), for messages.
-	Op string
-}
-
-// String describes the access for messages.
-func (a Access) String() string {
-	return fmt.Sprintf("%s #%d of goroutine %d (location %d)", a.Op, a.N, a.Thread, a.Loc)
-}
-
-// An Oracle enforces one log's constraints during a replay.
-type Oracle interface {
-	// Allow reports whether a may be performed now.
-	Allow(a Access) bool
-	// Performed tells the oracle that a was performed.
-	Performed(a Access)
-}
-
-// A Planner builds the Oracle of a log.
-type Planner func(log *record.Log) (Oracle, error)
-
-var planners = map[string]Planner{}
-
-// register makes a planner available for logs of the named algorithm;
-// planners call it from init.
-func register(algorithm string, p Planner) { planners[algorithm] = p }
 
 // Outcome is the result of a replay.
 type Outcome struct {
@@ -82,11 +45,11 @@ func Run(body func(), log *record.Log, opts Options) (*Outcome, error) {
 	if !log.Complete {
 		return nil, fmt.Errorf("replay: the log of %s is incomplete (the run was abandoned): it cannot be replayed", orUnnamed(log.Name))
 	}
-	plan, ok := planners[log.Algorithm]
+	alg, ok := record.Lookup(log.Algorithm)
 	if !ok {
-		return nil, fmt.Errorf("replay: no replayer for %q logs", log.Algorithm)
+		return nil, fmt.Errorf("replay: no replayer for %q logs (is its package, or record/all, imported?)", log.Algorithm)
 	}
-	oracle, err := plan(log)
+	oracle, err := alg.Plan(log)
 	if err != nil {
 		return nil, fmt.Errorf("replay: %s log: %w", log.Algorithm, err)
 	}

@@ -16,7 +16,7 @@ const maxProblems = 20
 // values of random choices and selects.
 type strategy struct {
 	log      *record.Log
-	oracle   Oracle
+	oracle   record.Oracle
 	byID     map[string]int    // lineage → index in the log
 	gs       []*replayed       // by the controller's goroutine index
 	objLoc   map[uint32]uint32 // the controller's objects → the log's locations
@@ -33,7 +33,7 @@ type replayed struct {
 	done    uint64            // operations performed so far
 }
 
-func newStrategy(log *record.Log, o Oracle) *strategy {
+func newStrategy(log *record.Log, o record.Oracle) *strategy {
 	s := &strategy{log: log, oracle: o, byID: map[string]int{}, objLoc: map[uint32]uint32{}}
 	for i, t := range log.Threads {
 		s.byID[t.ID] = i
@@ -82,13 +82,13 @@ func (s *strategy) Spawned(g *sched.G) {
 // pending returns g's pending operation in the log's terms, and whether it
 // is one the oracle rules on: a new operation of a recorded goroutine that
 // touches a location.
-func (s *strategy) pending(g *sched.G) (Access, bool) {
+func (s *strategy) pending(g *sched.G) (record.Access, bool) {
 	r := s.gs[g.Index()]
 	op := g.Op()
 	if r.thread < 0 || op == nil || g.Done() {
-		return Access{}, false
+		return record.Access{}, false
 	}
-	a := Access{Thread: r.thread, N: uint64(g.Ops()), Kind: op.Access(), Op: op.String()}
+	a := record.Access{Thread: r.thread, N: uint64(g.Ops()), Kind: op.Access(), Op: op.String()}
 	if a.Kind == sched.NoAccess || a.N <= r.done || r.none[a.N] {
 		return a, false // no shared access, or the continuation of one performed
 	}

@@ -2,6 +2,7 @@ package sched_test
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -237,4 +238,56 @@ func BenchmarkManyGoroutines(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkLongExecution runs executions of a million events, two
+// goroutines storing to a shared variable, under PCT (few switches) and a
+// random walk (a switch every other event, each recorded in the
+// schedule), and reports the heap the execution holds at its end
+// (liveMB: what it grew to, as nothing it records is dropped before the
+// end) and the bytes it allocated per event.
+//
+//	go test -run XXX -bench LongExecution -benchtime 3x -count 6 ./sched
+func BenchmarkLongExecution(b *testing.B) {
+	const events = 1_000_000
+	for _, strat := range []string{"pct", "random"} {
+		b.Run("strategy="+strat, func(b *testing.B) {
+			var live uint64
+			b.ReportAllocs()
+			for i := range b.N {
+				s := explore.PCT(uint64(i), 3, events)
+				if strat == "random" {
+					s = explore.RandomWalk(uint64(i))
+				}
+				before := liveHeap()
+				r := sched.Run(func() {
+					var v sim.Var[int]
+					var wg sim.WaitGroup
+					wg.Go(func() {
+						for j := range events / 2 {
+							v.Store(j)
+						}
+					})
+					for j := range events / 2 {
+						v.Store(j)
+					}
+					wg.Wait()
+					live = max(live, liveHeap()-min(before, liveHeap()))
+				}, s, sched.Options{MaxSteps: 4 * events})
+				if r.Failure != nil {
+					b.Fatal(r.Failure.Summary())
+				}
+			}
+			b.ReportMetric(float64(live)/(1<<20), "liveMB")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*events), "ns/event")
+		})
+	}
+}
+
+// liveHeap returns the bytes of the heap's live objects, after a collection.
+func liveHeap() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
 }

@@ -7,17 +7,38 @@ package sched
 // indexing and finding either cost O(log n) whatever the number of
 // goroutines. A decision never looks at every live goroutine.
 type candidates struct {
-	all  *[]*G   // the controller's goroutines, by index
-	size int     // leaves: a power of two, at least len(*all)
-	cnt  []int32 // members below each node; node 1 is the root, leaves from size
-	top  []int32 // the index of the highest-priority member below, -1 if none
-	old  []int32 // the index of the member below that has waited longest, -1 if none
+	all   *[]*G   // the controller's goroutines, by index
+	size  int     // leaves: a power of two, at least len(*all)
+	cnt   []int32 // members below each node; node 1 is the root, leaves from size
+	nodes []node  // the same nodes' best members
+
+	smallCnt [2 * smallSize]int32 // the first tree, in the controller
+	small    [2 * smallSize]node
 }
+
+// A node's best members. It keeps their keys, so that recomputing it
+// reads no goroutine (thousands of them are cold in the cache).
+type node struct {
+	top, old int32 // the index of the highest-priority member below, and of the one that has waited longest; -1 if none
+	prio     int64 // top's priority
+	since    int   // old's since
+}
+
+// none is a node with no member below.
+var none = node{top: -1, old: -1}
+
+// smallSize is the number of leaves of the first tree, which costs no
+// allocation of its own.
+const smallSize = 4
 
 //go:norace
 func (s *candidates) init(all *[]*G) {
 	s.all = all
-	s.grow(64)
+	s.size = smallSize
+	s.cnt, s.nodes = s.smallCnt[:], s.small[:]
+	for i := range s.nodes {
+		s.nodes[i] = none
+	}
 }
 
 // grow makes room for goroutine indices below n, rebuilding the tree.
@@ -31,63 +52,42 @@ func (s *candidates) grow(n int) {
 	if size == s.size {
 		return
 	}
-	cnt, top, old := make([]int32, 2*size), make([]int32, 2*size), make([]int32, 2*size)
-	for i := range top {
-		top[i], old[i] = -1, -1
+	cnt, nodes := make([]int32, 2*size), make([]node, 2*size)
+	for i := range nodes {
+		nodes[i] = none
 	}
-	for i := range s.size {
-		cnt[size+i], top[size+i], old[size+i] = s.cnt[s.size+i], s.top[s.size+i], s.old[s.size+i]
-	}
-	s.size, s.cnt, s.top, s.old = size, cnt, top, old
+	copy(cnt[size:], s.cnt[s.size:])
+	copy(nodes[size:], s.nodes[s.size:])
+	s.size, s.cnt, s.nodes = size, cnt, nodes
 	for p := size - 1; p >= 1; p-- {
+		s.cnt[p] = s.cnt[2*p] + s.cnt[2*p+1]
 		s.pull(p)
 	}
 }
 
-// pull recomputes node p from its children.
+// pull recomputes node p's best members from its children, and reports
+// whether they changed. On equal keys the left child wins: its members
+// are the older goroutines.
 //
 //go:norace
-func (s *candidates) pull(p int) {
-	l, r := 2*p, 2*p+1
-	s.cnt[p] = s.cnt[l] + s.cnt[r]
-	s.top[p] = s.better(s.top[l], s.top[r])
-	s.old[p] = s.older(s.old[l], s.old[r])
-}
-
-// better returns the one of goroutines i and j (indices, -1 for none) that a
-// priority order runs first: the higher priority, then the older.
-//
-//go:norace
-func (s *candidates) better(i, j int32) int32 {
-	if i < 0 {
-		return j
+func (s *candidates) pull(p int) bool {
+	l, r := &s.nodes[2*p], &s.nodes[2*p+1]
+	var n node
+	if r.top >= 0 && (l.top < 0 || r.prio > l.prio) {
+		n.top, n.prio = r.top, r.prio
+	} else {
+		n.top, n.prio = l.top, l.prio
 	}
-	if j < 0 {
-		return i
+	if r.old >= 0 && (l.old < 0 || r.since < l.since) {
+		n.old, n.since = r.old, r.since
+	} else {
+		n.old, n.since = l.old, l.since
 	}
-	all := *s.all
-	if all[j].prio > all[i].prio {
-		return j
+	if n == s.nodes[p] {
+		return false
 	}
-	return i
-}
-
-// older returns the one of goroutines i and j (-1 for none) that has
-// waited longer: the earlier since, then the older goroutine.
-//
-//go:norace
-func (s *candidates) older(i, j int32) int32 {
-	if i < 0 {
-		return j
-	}
-	if j < 0 {
-		return i
-	}
-	all := *s.all
-	if all[j].since < all[i].since {
-		return j
-	}
-	return i
+	s.nodes[p] = n
+	return true
 }
 
 // set makes goroutine g a member or not.
@@ -98,10 +98,15 @@ func (s *candidates) set(g *G, in bool) {
 		s.grow(g.idx + 1)
 	}
 	p := s.size + g.idx
+	delta := int32(-1)
 	if in {
-		s.cnt[p], s.top[p], s.old[p] = 1, int32(g.idx), int32(g.idx)
+		delta = 1
+		s.nodes[p] = node{top: int32(g.idx), old: int32(g.idx), prio: g.prio, since: g.since}
 	} else {
-		s.cnt[p], s.top[p], s.old[p] = 0, -1, -1
+		s.nodes[p] = none
+	}
+	for q := p; q >= 1; q /= 2 {
+		s.cnt[q] += delta
 	}
 	s.fix(p)
 }
@@ -110,14 +115,21 @@ func (s *candidates) set(g *G, in bool) {
 // changed.
 //
 //go:norace
-func (s *candidates) update(g *G) { s.fix(s.size + g.idx) }
+func (s *candidates) update(g *G) {
+	p := s.size + g.idx
+	s.nodes[p].prio, s.nodes[p].since = g.prio, g.since
+	s.fix(p)
+}
 
-// fix recomputes the ancestors of leaf p.
+// fix recomputes the ancestors of leaf p, up to the first that does not
+// change: the nodes above it depend on nothing else that changed.
 //
 //go:norace
 func (s *candidates) fix(p int) {
 	for p /= 2; p >= 1; p /= 2 {
-		s.pull(p)
+		if !s.pull(p) {
+			return
+		}
 	}
 }
 
@@ -130,10 +142,10 @@ func (s *candidates) len() int { return int(s.cnt[1]) }
 func (s *candidates) at(k int) *G {
 	p, left := 1, int32(k)
 	for p < s.size {
-		if s.cnt[2*p] > left {
+		if c := s.cnt[2*p]; c > left {
 			p = 2 * p
 		} else {
-			left -= s.cnt[2*p]
+			left -= c
 			p = 2*p + 1
 		}
 	}
@@ -161,18 +173,18 @@ func (s *candidates) rank(i int) int {
 //
 //go:norace
 func (s *candidates) highest() *G {
-	if s.top[1] < 0 {
+	if s.nodes[1].top < 0 {
 		return nil
 	}
-	return (*s.all)[s.top[1]]
+	return (*s.all)[s.nodes[1].top]
 }
 
 // longest returns the member that has waited longest; nil if there is none.
 //
 //go:norace
 func (s *candidates) longest() *G {
-	if s.old[1] < 0 {
+	if s.nodes[1].old < 0 {
 		return nil
 	}
-	return (*s.all)[s.old[1]]
+	return (*s.all)[s.nodes[1].old]
 }

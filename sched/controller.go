@@ -33,6 +33,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -40,6 +41,7 @@ import (
 	"unsafe"
 
 	"github.com/weftdev/weft/internal/gls"
+	"github.com/weftdev/weft/internal/lineage"
 	"github.com/weftdev/weft/internal/race"
 	"github.com/weftdev/weft/internal/racereport"
 )
@@ -183,11 +185,12 @@ type Controller struct {
 	obs   Observer // strat, if it observes
 	hz    Horizon  // strat, if it has a horizon
 	opts  Options
-	label string // pprof label value identifying the execution
 	seq   uint64 // the execution's number in the process
 
 	root     *G
 	all      []*G       // every goroutine, in creation order
+	slab     []G        // where newG takes its next goroutines from
+	allBuf   [4]*G      // all's first backing array
 	nlive    int        // goroutines not yet exited
 	cands    candidates // the goroutines a decision may run
 	decision Decision   // scratch for decide
@@ -203,13 +206,14 @@ type Controller struct {
 	traced    int // events traced: past MaxTrace, trace is a ring
 
 	// Waiting (wait.go).
-	watchers [][]watch // by object: the goroutines whose Waiter depends on it
-	unowned  []watch   // Waiters that name no object: asked at every decision
-	dirty    []uint32  // objects changed since the last decision
-	woken    []*G      // goroutines woken by name since the last decision
-	stale    []*G      // pollers that wait for a change
-	changes  uint64    // changes of the execution's state so far
-	rounds   int       // stall rounds of the pollers without a change
+	watchers [][]watch  // by object: the goroutines whose Waiter depends on it
+	watchBuf [4][]watch // watchers' first backing array
+	unowned  []watch    // Waiters that name no object: asked at every decision
+	dirty    []uint32   // objects changed since the last decision
+	woken    []*G       // goroutines woken by name since the last decision
+	stale    []*G       // pollers that wait for a change
+	changes  uint64     // changes of the execution's state so far
+	rounds   int        // stall rounds of the pollers without a change
 	waited   time.Duration
 
 	dueSince int // the step at which the earliest timer was first seen due, 0 if none is (fairness)
@@ -232,11 +236,14 @@ type Controller struct {
 	stuck     *G                // the goroutine the watchdog gave up on; set before abandoned
 	scan      int               // where aborting looks for the next live goroutine
 	done      chan struct{}     // closed when the last goroutine exits
-	drained   chan struct{}     // abandoned: closed when every goroutine but the stuck one exited
+	drained   chan struct{}     // abandoned: closed when every goroutine but the stuck one exited; made by the watchdog
 
 	escMu   sync.Mutex // guards escapes: written by goroutines that are not controlled
 	escapes []*Failure
 	created uint64 // goroutines the process had created when the execution started
+	janitor uint64 // janitors started when the execution started (see worker.go)
+	metric  [1]metrics.Sample
+	workers int // workers started for the execution (see worker.go)
 
 	// Under the race detector (see race.go):
 	adv      *adviser            // the strategy's goroutine (see adviser.go)
@@ -276,35 +283,35 @@ type G struct {
 	c        *Controller
 	id       string // lineage: "0" for the root, "0.2" for its second child
 	idx      int    // creation order
-	children int
+	children lineage.Children
 	n        int    // events (scheduling points) so far
 	ops      int    // operations so far: events but for continuations
 	wait     Waiter // what the pending operation waits for; nil: ready
 	op       *Op    // the pending operation
-	obj      uint32 // the pending operation's object
 	cases    []int  // the cases a select chooses among (ChooseCase)
 	reads    Digest
+	w        *worker // the goroutine it runs on
+	self     any     // g itself, what gls.Get returns on its worker
+	site     string  // the pending operation's site, if the execution is traced
+	obj      uint32  // the pending operation's object
 	yield    bool
 	done     bool
-	wake     chan struct{}
-	bind     gls.Binding
-	site     string // the pending operation's site, if the execution is traced
 
 	prio    int64  // the strategy's priority (SetPriority)
+	since   int    // the step at which it last became fresh, having run since the time before
+	wgen    uint32 // generation of its current wait: registrations of older ones are void
 	cand    bool   // enabled: its pending operation can proceed
 	fresh   bool   // enabled and not a stale poller: in the controller's candidates
-	since   int    // the step at which it last became fresh, having run since the time before
 	overdue bool   // fresh since it last ran, maybe not all along (see setFresh)
-	wgen    uint32 // generation of its current wait: registrations of older ones are void
 	stale   bool   // a poller waiting for a change
 
-	pollEvent bool   // its current event is a poll
 	polls     int    // its polls since the last change, in a row
 	pollMark  uint64 // the controller's changes at the first of them
-	outside   bool   // one of them polled something outside weft
-	readObj   uint32 // the object of its last reads in a row
 	readMark  uint64
 	rereads   int
+	readObj   uint32 // the object of its last reads in a row
+	pollEvent bool   // its current event is a poll
+	outside   bool   // one of them polled something outside weft
 }
 
 // ID returns the goroutine's lineage: "0" is the root, "0.2" the root's
@@ -385,17 +392,17 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 	seq := execSeq.Add(1)
 	hz, _ := strategy.(Horizon)
 	c := &Controller{
-		strat:   strategy,
-		obs:     obs,
-		hz:      hz,
-		opts:    opts,
-		label:   strconv.FormatUint(seq, 10),
-		seq:     seq,
-		hash:    14695981039346656037,
-		epoch:   opts.Epoch.Round(0), // wall clock only: virtual times carry no monotonic reading
-		done:    make(chan struct{}),
-		drained: make(chan struct{}),
+		strat: strategy,
+		obs:   obs,
+		hz:    hz,
+		opts:  opts,
+		seq:   seq,
+		hash:  14695981039346656037,
+		epoch: opts.Epoch.Round(0), // wall clock only: virtual times carry no monotonic reading
+		done:  make(chan struct{}),
 	}
+	c.all = c.allBuf[:0]
+	c.watchers = c.watchBuf[:0]
 	c.cands.init(&c.all)
 	if opts.Trace {
 		c.trace = make([]tracePoint, 0, 256)
@@ -404,12 +411,13 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 		c.startAdviser()
 		c.raceBegin()
 	}
-	c.created = goroutinesCreated()
+	c.created = c.goroutinesCreated()
+	c.janitor = janitors.Load()
 	c.root = c.newG(nil)
 	c.cur.Store(c.root)
 	race.Release(unsafe.Pointer(&c.raceInit))
-	go c.goroutine(c.root, body)
-	c.root.wake <- struct{}{}
+	c.start(c.root, body)
+	c.root.w.wake <- struct{}{}
 	blocked := c.watch()
 	if race.Enabled {
 		c.stopAdviser()
@@ -423,12 +431,18 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 
 //go:norace
 func (c *Controller) newG(parent *G) *G {
-	g := &G{c: c, idx: len(c.all), wake: make(chan struct{})}
+	if len(c.slab) == 0 {
+		// Goroutines are allocated in slabs that double, up to 256.
+		c.slab = make([]G, min(max(4, len(c.all)), 256))
+	}
+	g := &c.slab[0]
+	c.slab = c.slab[1:]
+	g.c, g.idx = c, len(c.all)
+	g.self = g
 	if parent == nil {
-		g.id = "0"
+		g.id = lineage.Root
 	} else {
-		parent.children++
-		g.id = parent.id + "." + strconv.Itoa(parent.children)
+		g.id = parent.children.Next(parent.id)
 	}
 	c.all = append(c.all, g)
 	c.nlive++
@@ -436,35 +450,47 @@ func (c *Controller) newG(parent *G) *G {
 	return g
 }
 
-// goroutine is the body of every controlled goroutine.
+// start gives controlled goroutine g a worker that runs f when g is first
+// handed the baton.
 //
 //go:norace
-func (c *Controller) goroutine(g *G, f func()) {
+func (c *Controller) start(g *G, f func()) {
+	if _, started := acquireWorker(g, f, c.opts.Name); started {
+		c.workers++
+	}
+}
+
+// goroutine runs controlled goroutine g on its worker, once g is first
+// handed the baton: the worker binds g's identity then, so that a hundred
+// thousand goroutines started in a loop cost the loop no more than their
+// go statements. It reports whether the worker may run another goroutine;
+// a goroutine that ends with runtime.Goexit ends its worker too.
+//
+//go:norace
+func (c *Controller) goroutine(g *G, f func()) (reuse bool) {
 	// A goroutine that a timer starts, from inside a step, does not inherit
 	// its starter's happens-before state: it needs the controller's.
 	race.Acquire(unsafe.Pointer(&c.raceInit))
-	// Parked at once: the goroutine binds its identity when it first
-	// runs, so that a hundred thousand goroutines started in a loop cost
-	// the loop no more than their go statements.
-	race.Disable()
-	<-g.wake
-	race.Enable()
 	if c.aborting || c.abandoned.Load() {
-		c.exit(g)
-		return
+		reuse = !race.Enabled && !c.abandoned.Load()
+		c.exit(g, reuse)
+		return reuse
 	}
-	g.bind = gls.Bind(g, "weft.exec", c.label, "weft.test", c.opts.Name, "weft.g", g.id)
+	g.w.label(g)
 	normal := false
 	defer func() {
+		var r any
 		if !normal {
 			// recover returns nil when the goroutine is exiting through
 			// runtime.Goexit (Fatalf, or an abort). Panics raised while
 			// the execution unwinds are consequences, not causes.
-			if r := recover(); r != nil && !c.aborting && !c.abandoned.Load() {
+			if r = recover(); r != nil && !c.aborting && !c.abandoned.Load() {
 				c.panicked(g, r)
 			}
 		}
-		c.exit(g)
+		goexit := !normal && r == nil
+		reuse = !goexit && !race.Enabled && !c.abandoned.Load()
+		c.exit(g, reuse)
 	}()
 	if race.Enabled {
 		raceChain(raceMark(c, g), raceIndexBits+raceSeqBits, f)
@@ -472,6 +498,7 @@ func (c *Controller) goroutine(g *G, f func()) {
 		f()
 	}
 	normal = true
+	return
 }
 
 //go:norace
@@ -636,7 +663,7 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, poll pollKind) {
 	c.run(next)
 	if next != g {
 		c.handoff(next)
-		<-g.wake
+		<-g.w.wake
 		if c.aborting || c.abandoned.Load() {
 			goexit()
 		}
@@ -704,7 +731,7 @@ func (c *Controller) served(g *G) {
 //go:norace
 func (c *Controller) handoff(next *G) {
 	c.cur.Store(next) // also tells the watchdog the execution moves
-	next.wake <- struct{}{}
+	next.w.wake <- struct{}{}
 }
 
 // Choose returns a value in [0, n) decided by the strategy, as part of g's
@@ -752,7 +779,7 @@ func (c *Controller) spawn(parent *G, f func()) *G {
 	child := c.newG(parent)
 	c.mix(uint64(child.idx) << 16)
 	c.setCand(child, true)
-	go c.goroutine(child, f)
+	c.start(child, f)
 	return child
 }
 
@@ -765,21 +792,26 @@ func (g *G) NewObject() uint32 {
 	return g.c.objects
 }
 
-// exit ends goroutine g, on g, and passes the baton on.
-func (c *Controller) exit(g *G) {
+// exit ends goroutine g, on g, and passes the baton on. keep says that g's
+// worker lives on, and keeps its labels.
+func (c *Controller) exit(g *G, keep bool) {
 	if race.Enabled {
 		c.raceExit(g)
 	}
 	race.Disable()
-	c.leave(g)
+	c.leave(g, keep)
 	race.Enable()
 }
 
 // leave is exit's work, hidden from the race detector.
 //
 //go:norace
-func (c *Controller) leave(g *G) {
-	g.bind.Release()
+func (c *Controller) leave(g *G, keep bool) {
+	if keep {
+		g.w.bind.Set(nil)
+	} else {
+		g.w.bind.Release()
+	}
 	if c.abandoned.Load() {
 		c.drain(g)
 		return
@@ -912,7 +944,7 @@ func (c *Controller) blockedPolling() {
 	f := &Failure{Kind: Blocked, Goroutine: g.id,
 		Message: fmt.Sprintf("goroutine %s polled outside weft's control (in %s) for %v while nothing else could run: use weft's primitives (package sim) for everything that waits",
 			g.id, g.op, c.opts.BlockTimeout)}
-	if s, ok := c.stackOf(goroutineStacks(c.label), g); ok {
+	if s, ok := c.stackOf(goroutineStacks(), g); ok {
 		f.Site, f.Stack = s.user()
 	}
 	c.fail(f)
@@ -926,7 +958,7 @@ func (c *Controller) blockedPolling() {
 //
 //go:norace
 func (c *Controller) waiting() []Waiting {
-	stacks := goroutineStacks(c.label)
+	stacks := goroutineStacks()
 	ws := make([]Waiting, 0, c.nlive)
 	for _, h := range c.all {
 		if h.done {
@@ -969,6 +1001,9 @@ func (c *Controller) fail(f *Failure) {
 
 // schedule turns the recorded choices into a Schedule.
 func (c *Controller) schedule() Schedule {
+	if c.choices.len() == 0 {
+		return nil
+	}
 	s := make(Schedule, 0, c.choices.len())
 	names := opNames()
 	c.choices.each(func(x *choice) {
@@ -987,24 +1022,32 @@ func (c *Controller) schedule() Schedule {
 
 // chunks is an append-only list that never copies what it holds: the
 // choices of a long execution would otherwise be copied at every growth.
+// Its chunks double up to maxChunk, so that a short list costs little.
 type chunks[T any] struct {
-	full [][]T
-	last []T
+	full  [][]T
+	last  []T
+	n     int
+	first [8]T // the first chunk, in the list
 }
+
+const maxChunk = 256
 
 //go:norace
 func (l *chunks[T]) add(x T) {
 	if len(l.last) == cap(l.last) {
-		if l.last != nil {
+		if l.last == nil {
+			l.last = l.first[:0]
+		} else {
 			l.full = append(l.full, l.last)
+			l.last = make([]T, 0, min(2*cap(l.last), maxChunk))
 		}
-		l.last = make([]T, 0, 256)
 	}
 	l.last = append(l.last, x)
+	l.n++
 }
 
 //go:norace
-func (l *chunks[T]) len() int { return len(l.full)*256 + len(l.last) }
+func (l *chunks[T]) len() int { return l.n }
 
 //go:norace
 func (l *chunks[T]) each(f func(*T)) {
@@ -1043,6 +1086,9 @@ func (c *Controller) result() *Result {
 		escapes = append(escapes, esc)
 	}
 	if len(escapes) > 0 {
+		// An escaped goroutine carries the labels of the worker it was
+		// started from: no other goroutine may run on it.
+		retireIdle()
 		// An escape is the root cause of whatever else went wrong.
 		if r.Failure != nil {
 			r.More = append([]*Failure{r.Failure}, r.More...)

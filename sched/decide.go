@@ -222,9 +222,12 @@ func (c *Controller) decide(g *G) *G {
 //go:norace
 func (c *Controller) consult(g, def *G, sub int, timer bool, in time.Duration) *G {
 	c.decisions++
-	d := &c.decision // reused: a Decision passed to an interface would escape
-	*d = Decision{Current: g, Default: def, Yield: g.yield, Step: c.steps, Index: c.decisions, Sub: sub,
-		Timer: timer, TimerIn: in, c: c}
+	// Reused: a Decision passed to an interface would escape. Set field by
+	// field: copying a whole struct with pointers in it costs a bulk write
+	// barrier while the collector runs.
+	d := &c.decision
+	d.Current, d.Default, d.c = g, def, c
+	d.Yield, d.Step, d.Index, d.Sub, d.Timer, d.TimerIn = g.yield, c.steps, c.decisions, sub, timer, in
 	next := c.next(d)
 	switch {
 	case next == Clock:

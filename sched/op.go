@@ -47,7 +47,8 @@ func (a Access) String() string {
 // execution can name an operation without holding a pointer.
 var ops struct {
 	sync.Mutex
-	all []*Op
+	all   []*Op
+	names []string // the names of all, by id, once opNames asked
 }
 
 // NewOp declares an operation kind that touches no shared location.
@@ -74,15 +75,15 @@ func newOp(name string, a Access, pure bool) *Op {
 	return o
 }
 
-// opNames returns the names of the ops declared so far, by id.
+// opNames returns the names of the ops declared so far, by id. The caller
+// must not change them.
 func opNames() []string {
 	ops.Lock()
 	defer ops.Unlock()
-	names := make([]string, len(ops.all))
-	for i, o := range ops.all {
-		names[i] = o.name
+	for _, o := range ops.all[len(ops.names):] {
+		ops.names = append(ops.names, o.name)
 	}
-	return names
+	return ops.names[:len(ops.names):len(ops.names)]
 }
 
 // Access returns how the operation touches its object.

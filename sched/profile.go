@@ -9,11 +9,11 @@ import (
 )
 
 // The goroutine profile is how weft finds the stacks of goroutines: every
-// controlled goroutine carries the profiler labels weft.exec (the
-// execution) and weft.g (its lineage), and a goroutine started from it with
-// a plain go statement inherits them. Reading the profile is costly, so it
-// is done only to report a failure, by the watchdog, and to confirm an
-// escape.
+// controlled goroutine runs on a worker (see worker.go) that carries the
+// profiler labels weft.test and weft.w (the worker's number in the
+// process), and a goroutine started from it with a plain go statement
+// inherits them. Reading the profile is costly, so it is done
+// only to report a failure, by the watchdog, and to confirm an escape.
 
 // A goroutineStack is one sample of the goroutine profile: count goroutines
 // with the same labels and stack.
@@ -28,8 +28,9 @@ type frame struct {
 	line     int
 }
 
-// goroutineStacks returns the goroutines of the execution labeled exec.
-func goroutineStacks(exec string) []goroutineStack {
+// goroutineStacks returns the goroutines that carry a worker's labels:
+// workers, and the goroutines started from them with a go statement.
+func goroutineStacks() []goroutineStack {
 	var buf bytes.Buffer
 	if err := pprof.Lookup("goroutine").WriteTo(&buf, 0); err != nil {
 		return nil
@@ -40,7 +41,7 @@ func goroutineStacks(exec string) []goroutineStack {
 	}
 	var out []goroutineStack
 	for _, s := range p.Sample {
-		if first(s.Label["weft.exec"]) != exec {
+		if first(s.Label["weft.w"]) == "" {
 			continue
 		}
 		gs := goroutineStack{count: int(s.Value[0]), labels: s.Label}
@@ -64,11 +65,11 @@ func first(vs []string) string {
 	return vs[0]
 }
 
-// controlled reports whether the stack is a controlled goroutine's rather
-// than one that escaped from it with its labels.
-func (s goroutineStack) controlled() bool {
+// worker reports whether the stack is a worker's, running a controlled
+// goroutine or idle, rather than one that escaped from it with its labels.
+func (s goroutineStack) worker() bool {
 	for _, f := range s.frames {
-		if f.fn == "github.com/weftdev/weft/sched.(*Controller).goroutine" {
+		if f.fn == "github.com/weftdev/weft/sched.(*worker).loop" {
 			return true
 		}
 	}
@@ -108,7 +109,7 @@ func (s goroutineStack) user() (site, stack string) {
 // stackOf returns the stack of controlled goroutine g.
 func (c *Controller) stackOf(stacks []goroutineStack, g *G) (goroutineStack, bool) {
 	for _, s := range stacks {
-		if first(s.labels["weft.g"]) == g.id && s.controlled() {
+		if first(s.labels["weft.w"]) == g.w.num && s.worker() {
 			return s, true
 		}
 	}

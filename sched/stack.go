@@ -18,6 +18,10 @@ var internalPrefixes = []string{
 	"github.com/weftdev/weft/sim/simctx.",
 	"github.com/weftdev/weft/explore.",
 	"github.com/weftdev/weft/record.",
+	"github.com/weftdev/weft/record/aggreplay.",
+	"github.com/weftdev/weft/record/leap.",
+	"github.com/weftdev/weft/record/light.",
+	"github.com/weftdev/weft/record/stride.",
 	"github.com/weftdev/weft/replay.",
 	"github.com/weftdev/weft/internal/",
 	"github.com/weftdev/weft/testing.",
@@ -36,7 +40,7 @@ var internalDirs = func() []string {
 	var dirs []string
 	if _, file, _, ok := runtime.Caller(0); ok {
 		root := path.Dir(path.Dir(file))
-		for _, d := range []string{"sched", "sim", "sim/simctx", "explore", "record", "replay", "internal/gls", "testing", "lin"} {
+		for _, d := range []string{"sched", "sim", "sim/simctx", "explore", "record", "record/aggreplay", "record/leap", "record/light", "record/stride", "replay", "internal/gls", "testing", "lin"} {
 			dirs = append(dirs, root+"/"+d)
 		}
 	}

@@ -3,18 +3,28 @@ package sched
 import (
 	"fmt"
 	"runtime/metrics"
+	"sync"
 	"time"
 )
 
 // goroutinesCreated returns how many goroutines the process has created.
-func goroutinesCreated() uint64 {
-	s := []metrics.Sample{{Name: "/sched/goroutines-created:goroutines"}}
+func (c *Controller) goroutinesCreated() uint64 {
+	s := c.metric[:] // in the controller: a sample on the stack would escape
+	s[0].Name = "/sched/goroutines-created:goroutines"
 	metrics.Read(s)
 	if s[0].Value.Kind() != metrics.KindUint64 {
 		return 1 << 63 // unknown: always look
 	}
 	return s[0].Value.Uint64()
 }
+
+// watchTimers are the watchdogs' timers, stopped: making a timer for
+// every execution would cost more than a small execution's events.
+var watchTimers = sync.Pool{New: func() any {
+	t := time.NewTimer(time.Hour)
+	t.Stop()
+	return t
+}}
 
 // HangSlack is how much longer than Options.BlockTimeout the watchdog
 // waits for a goroutine that runs without reaching a weft operation
@@ -31,8 +41,12 @@ const HangSlack = 3 * time.Second
 // then abandoned and reported the same way.
 func (c *Controller) watch() *Result {
 	interval := max(c.opts.BlockTimeout/4, time.Millisecond)
-	timer := time.NewTimer(interval)
-	defer timer.Stop()
+	timer := watchTimers.Get().(*time.Timer)
+	timer.Reset(interval)
+	defer func() {
+		timer.Stop()
+		watchTimers.Put(timer)
+	}()
 	last := c.progress.Load()
 	var blockedSince, stillSince time.Time
 	for {
@@ -50,7 +64,7 @@ func (c *Controller) watch() *Result {
 			stillSince = time.Now().Add(-interval) // no progress since the last tick at least
 		}
 		g := c.cur.Load()
-		s, ok := c.stackOf(goroutineStacks(c.label), g)
+		s, ok := c.stackOf(goroutineStacks(), g)
 		running := !ok || !s.blocked()
 		if running {
 			blockedSince = time.Time{}
@@ -72,6 +86,7 @@ func (c *Controller) watch() *Result {
 		site, stack := s.user()
 		r := c.result()
 		c.stuck = g
+		c.drained = make(chan struct{})
 		c.abandoned.Store(true)
 		if next := c.nextLive(g); next != nil {
 			c.handoff(next)
@@ -102,11 +117,11 @@ func (c *Controller) watch() *Result {
 // few milliseconds are given the time to.
 //
 // Reading the goroutine profile costs far more than an execution, so it is
-// only done when the process created other goroutines than the controlled
-// ones while the execution ran: started by a plain go statement, or by
+// only done when the process created other goroutines than the workers the
+// execution started while it ran: started by a plain go statement, or by
 // whatever else runs in parallel.
 func (c *Controller) findEscapes() *Failure {
-	if goroutinesCreated()-c.created <= uint64(len(c.all)) {
+	if c.goroutinesCreated()-c.created <= uint64(c.workers)+janitors.Load()-c.janitor {
 		return nil
 	}
 	for attempt := 0; ; attempt++ {
@@ -123,11 +138,21 @@ func (c *Controller) findEscapes() *Failure {
 	}
 }
 
-// escapedGoroutines returns the goroutines that carry the execution's labels
-// after every controlled goroutine has exited (and dropped them).
+// escapedGoroutines returns the goroutines that carry the labels of the
+// execution's workers and its test name but are no worker, after every
+// controlled goroutine has exited. (A worker runs goroutines of several
+// executions in turn: the test name keeps a parallel test's escape from
+// being counted here.)
 func (c *Controller) escapedGoroutines() []Waiting {
+	mine := make(map[string]bool, len(c.all))
+	for _, g := range c.all {
+		mine[g.w.num] = true
+	}
 	var out []Waiting
-	for _, s := range goroutineStacks(c.label) {
+	for _, s := range goroutineStacks() {
+		if s.worker() || !mine[first(s.labels["weft.w"])] || first(s.labels["weft.test"]) != c.opts.Name {
+			continue
+		}
 		site, stack := s.user()
 		for range s.count {
 			out = append(out, Waiting{Op: "go statement", Site: site, Stack: stack})

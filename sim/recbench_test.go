@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/weftdev/weft/record"
+	_ "github.com/weftdev/weft/record/all"
 	"github.com/weftdev/weft/sim"
 )
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/weftdev/weft/explore"
 	"github.com/weftdev/weft/record"
+	_ "github.com/weftdev/weft/record/all" // every recording algorithm, for -record and RecordRuns
 	logreplay "github.com/weftdev/weft/replay"
 	"github.com/weftdev/weft/sched"
 )

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/weftdev/weft/corpus"
+	"github.com/weftdev/weft/internal/workload"
 	"github.com/weftdev/weft/record"
-	"github.com/weftdev/weft/record/workload"
 	"github.com/weftdev/weft/sched"
 	weft "github.com/weftdev/weft/testing"
 )

@@ -5,7 +5,10 @@
 // to its pprof label set, readable in a couple of nanoseconds and copied to
 // the goroutines it starts. Bind gives the calling goroutine a fresh label
 // set of its own and records a value under that set's address; Get reads the
-// value back from any later point of the same goroutine.
+// value back from any later point of the same goroutine. A goroutine that
+// serves many purposes in turn (a worker that runs one controlled goroutine
+// after another) keeps its binding and changes the value (Binding.Set):
+// labelling a goroutine allocates, setting its value does not.
 //
 // A goroutine started with a plain go statement inherits its parent's label
 // set, so Get on it returns the parent's value: callers must check that the
@@ -38,24 +41,28 @@ var (
 	bound atomic.Int64
 	slots sync.Map // unsafe.Pointer (label set) → *entry
 	// cache is a direct-mapped cache in front of slots: a hit costs two
-	// loads and a compare instead of a map lookup.
-	cache [256]atomic.Pointer[entry]
+	// loads and a compare instead of a map lookup. It has room for the
+	// label sets of thousands of goroutines (weft's workers) bound at once:
+	// its 128 KB are touched only as they are used.
+	cache [cacheSize]atomic.Pointer[entry]
 )
+
+const cacheSize = 1 << 14
 
 type entry struct {
 	key   unsafe.Pointer
-	value any
-	ctx   context.Context // keeps the label set alive while bound
+	value atomic.Pointer[any] // nil: no value (Get returns nil)
+	ctx   context.Context     // keeps the label set alive while bound
 }
 
 func slot(key unsafe.Pointer) *atomic.Pointer[entry] {
 	h := uintptr(key) >> 4
-	return &cache[(h^h>>8)&255]
+	return &cache[(h^h>>14)&(cacheSize-1)]
 }
 
 // A Binding is the calling goroutine's slot, returned by Bind.
 type Binding struct {
-	key unsafe.Pointer
+	e *entry
 }
 
 // The slots are weft's machinery, shared by every goroutine: under the race
@@ -64,8 +71,8 @@ type Binding struct {
 // memory accesses are not instrumented (//go:norace).
 
 // Bind labels the calling goroutine with labels (key, value pairs, as for
-// pprof.Labels) and makes Get return v on it until Release. The labels
-// replace the goroutine's previous ones.
+// pprof.Labels) and makes Get return v on it (nil: nothing) until Release
+// or Set. The labels replace the goroutine's previous ones.
 //
 //go:norace
 func Bind(v any, labels ...string) Binding {
@@ -76,11 +83,41 @@ func Bind(v any, labels ...string) Binding {
 	race.Disable()
 	defer race.Enable()
 	key := getProfLabel()
-	e := &entry{key: key, value: v, ctx: ctx}
+	e := &entry{key: key, ctx: ctx}
 	slots.Store(key, e)
 	slot(key).Store(e)
-	bound.Add(1)
-	return Binding{key: key}
+	b := Binding{e: e}
+	if v != nil {
+		b.Set(&v)
+	}
+	return b
+}
+
+// Set makes Get return *v on the bound goroutine (nil: nothing), without
+// labelling it again: it does not allocate. Another goroutine may call it,
+// while the bound one is parked.
+//
+//go:norace
+func (b Binding) Set(v *any) {
+	if b.e == nil {
+		return
+	}
+	race.Disable()
+	defer race.Enable()
+	switch old := b.e.value.Swap(v); {
+	case old == nil && v != nil:
+		bound.Add(1)
+	case old != nil && v == nil:
+		bound.Add(-1)
+	}
+}
+
+// Held reports whether the calling goroutine still carries b's label set:
+// code it ran may have replaced it (pprof.SetGoroutineLabels).
+//
+//go:norace
+func (b Binding) Held() bool {
+	return b.e != nil && getProfLabel() == b.e.key
 }
 
 // Release forgets the binding and clears the calling goroutine's labels. It
@@ -88,15 +125,15 @@ func Bind(v any, labels ...string) Binding {
 //
 //go:norace
 func (b Binding) Release() {
-	if b.key == nil {
+	if b.e == nil {
 		return
 	}
+	b.Set(nil)
 	race.Disable()
 	defer race.Enable()
-	if e, ok := slots.LoadAndDelete(b.key); ok {
-		slot(b.key).CompareAndSwap(e.(*entry), nil)
+	if _, ok := slots.LoadAndDelete(b.e.key); ok {
+		slot(b.e.key).CompareAndSwap(b.e, nil)
 	}
-	bound.Add(-1)
 	pprof.SetGoroutineLabels(context.Background())
 }
 
@@ -115,15 +152,41 @@ func Get() any {
 	if key == nil {
 		return nil
 	}
-	if e := slot(key).Load(); e != nil && e.key == key {
-		return e.value
+	e := slot(key).Load()
+	if e == nil || e.key != key {
+		v, ok := slots.Load(key)
+		if !ok {
+			return nil
+		}
+		e = v.(*entry)
+		slot(key).Store(e)
 	}
-	e, ok := slots.Load(key)
-	if !ok {
-		return nil
+	if p := e.value.Load(); p != nil {
+		return *p
 	}
-	slot(key).Store(e.(*entry))
-	return e.(*entry).value
+	return nil
+}
+
+// Go starts f on a new goroutine that carries none of the calling
+// goroutine's labels, if the caller is bound: a goroutine started with a go
+// statement inherits its starter's label set, and with it the starter's
+// value (see Get).
+//
+//go:norace
+func Go(f func()) {
+	var e *entry
+	if key := getProfLabel(); key != nil {
+		if v, ok := slots.Load(key); ok {
+			e = v.(*entry)
+		}
+	}
+	if e == nil {
+		go f()
+		return
+	}
+	pprof.SetGoroutineLabels(context.Background())
+	go f()
+	pprof.SetGoroutineLabels(e.ctx)
 }
 
 // Active reports whether any goroutine in the process is bound.

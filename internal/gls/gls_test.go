@@ -1,6 +1,8 @@
 package gls_test
 
 import (
+	"context"
+	"runtime/pprof"
 	"sync"
 	"testing"
 
@@ -52,4 +54,75 @@ func TestManyGoroutinesInParallel(t *testing.T) {
 	if gls.Active() {
 		t.Error("bindings left after every goroutine released")
 	}
+}
+
+// A worker keeps its binding and changes the value it holds: Set from
+// another goroutine while the bound one waits, nil for no value.
+func TestSetChangesTheValueOfABinding(t *testing.T) {
+	bound := make(chan gls.Binding)
+	next, seen := make(chan struct{}), make(chan any)
+	go func() {
+		b := gls.Bind(nil, "k", "v")
+		bound <- b
+		for range next {
+			seen <- gls.Get()
+		}
+		b.Release()
+		close(seen)
+	}()
+	b := <-bound
+	for _, v := range []any{nil, "first", "second", nil} {
+		if v == nil {
+			b.Set(nil)
+		} else {
+			b.Set(&v)
+		}
+		next <- struct{}{}
+		if got := <-seen; got != v {
+			t.Errorf("after Set(%v), Get = %v", v, got)
+		}
+	}
+	b.Set(nil)
+	if gls.Active() {
+		t.Error("a binding without a value counts as active")
+	}
+	close(next)
+	<-seen
+}
+
+// Held reports whether the goroutine still carries its binding's labels.
+func TestHeldAfterSetGoroutineLabels(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		b := gls.Bind("mine", "k", "v")
+		defer b.Release()
+		if !b.Held() {
+			t.Error("not held right after Bind")
+		}
+		pprof.SetGoroutineLabels(pprof.WithLabels(context.Background(), pprof.Labels("other", "labels")))
+		if b.Held() || gls.Get() != nil {
+			t.Errorf("held (%v) or a value (%v) after the labels were replaced", b.Held(), gls.Get())
+		}
+	}()
+	<-done
+}
+
+// Go starts a goroutine that does not inherit its starter's value.
+func TestGoDoesNotInherit(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		b := gls.Bind("mine", "k", "v")
+		defer b.Release()
+		child := make(chan any)
+		gls.Go(func() { child <- gls.Get() })
+		if v := <-child; v != nil {
+			t.Errorf("gls.Go's goroutine sees %v", v)
+		}
+		if gls.Get() != "mine" {
+			t.Errorf("the starter sees %v after gls.Go", gls.Get())
+		}
+	}()
+	<-done
 }

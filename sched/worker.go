@@ -1,0 +1,209 @@
+package sched
+
+import (
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/weftdev/weft/internal/gls"
+	"github.com/weftdev/weft/internal/race"
+)
+
+// Workers. A controlled goroutine runs on a worker: a Go goroutine that,
+// once the controlled goroutine has exited, parks in the process's idle
+// pool and runs the next one it is given, of this execution or a later
+// one. Starting a goroutine, growing its stack to the depth of a step, and
+// labelling it for the profiler (gls.Bind) cost more than the rest of a
+// small execution; a worker pays them once. A worker keeps its profiler
+// labels (weft.test, and weft.w, the worker's own number) while it runs
+// goroutines of the same test, which the pool favours: labelling a
+// goroutine allocates a label set and a map entry, so the labels name no
+// controlled goroutine (the worker's weft.w does, to the controller).
+//
+// Under the race detector a worker runs one controlled goroutine and ends:
+// the race detector would see the program order of a reused goroutine as
+// synchronization between the controlled goroutines it ran.
+//
+// Idle workers are not goroutines of any test: they end once the pool has
+// not been used for idleLinger, so that a leak checker run after the tests
+// (goleak) finds none, and at once when an execution reports an escaped
+// goroutine, which may carry one of their label sets.
+
+// A worker is a goroutine that runs controlled goroutines in turn.
+type worker struct {
+	wake chan struct{} // the baton: a handoff to the worker's goroutine
+	g    *G            // the controlled goroutine it runs next, or runs
+	f    func()        // g's function, until g starts
+	num  string        // the weft.w label
+
+	bind gls.Binding
+	test string // the weft.test label it carries
+}
+
+const (
+	// maxIdle bounds the idle workers kept: an execution of a hundred
+	// thousand goroutines leaves no hundred thousand goroutines behind,
+	// one of eight thousand reuses them all (8,192 idle workers hold about
+	// 64 MB of stacks, for idleLinger).
+	maxIdle = 8192
+	// idleLinger is how long idle workers wait for an execution before
+	// they end.
+	idleLinger = 50 * time.Millisecond
+	// matchDepth is how deep in the idle pool a worker that carries the
+	// test's label is looked for.
+	matchDepth = 8
+)
+
+// idle is the process's pool of idle workers. Its lock is taken from the
+// goroutines of executions, hidden from the race detector (the pool is not
+// used under it but to count).
+var idle struct {
+	sync.Mutex
+	ws      []*worker // a stack: the most recently parked last
+	used    bool      // the pool was used since the janitor last looked
+	janitor bool      // the janitor runs
+}
+
+var workerSeq atomic.Uint64
+
+// janitors counts the janitors started: goroutines that an execution
+// starts and that are not its workers (see Controller.findEscapes).
+var janitors atomic.Uint64
+
+// acquireWorker returns a worker parked on its wake channel, to run g: an
+// idle one if there is, a new one otherwise. newWorker reports whether it
+// started a goroutine.
+//
+//go:norace
+func acquireWorker(g *G, f func(), test string) (w *worker, started bool) {
+	if !race.Enabled {
+		w = takeIdle(test)
+	}
+	if w == nil {
+		w = &worker{wake: make(chan struct{}), num: strconv.FormatUint(workerSeq.Add(1), 10)}
+		started = true
+	}
+	w.g, w.f = g, f
+	g.w = w
+	if started {
+		go w.loop()
+	}
+	return w, started
+}
+
+// takeIdle takes an idle worker from the pool, preferring one that carries
+// test's label; nil if the pool is empty.
+//
+//go:norace
+func takeIdle(test string) *worker {
+	idle.Lock()
+	defer idle.Unlock()
+	n := len(idle.ws)
+	if n == 0 {
+		return nil
+	}
+	idle.used = true
+	pick := n - 1
+	for i := n - 1; i >= max(0, n-matchDepth); i-- {
+		if w := idle.ws[i]; w.test == test {
+			pick = i
+			break
+		}
+	}
+	w := idle.ws[pick]
+	idle.ws[pick] = idle.ws[n-1]
+	idle.ws[n-1] = nil
+	idle.ws = idle.ws[:n-1]
+	return w
+}
+
+// park puts w in the idle pool; false if the pool is full.
+//
+//go:norace
+func park(w *worker) bool {
+	idle.Lock()
+	defer idle.Unlock()
+	if len(idle.ws) >= maxIdle {
+		return false
+	}
+	idle.ws = append(idle.ws, w)
+	if !idle.janitor {
+		idle.janitor = true
+		janitors.Add(1)
+		gls.Go(janitor) // not a goroutine of the execution
+	}
+	return true
+}
+
+// janitor ends the idle workers once the pool has not been used for
+// idleLinger, then ends itself.
+func janitor() {
+	for {
+		time.Sleep(idleLinger)
+		idle.Lock()
+		if idle.used {
+			idle.used = false
+			idle.Unlock()
+			continue
+		}
+		idle.janitor = false
+		idle.Unlock()
+		retireIdle()
+		return
+	}
+}
+
+// retireIdle ends every idle worker: the janitor's work, and an escape's
+// (an escaped goroutine carries the label set of the worker it was started
+// from, and would take the identity of the next goroutine that worker
+// runs).
+func retireIdle() {
+	idle.Lock()
+	ws := idle.ws
+	idle.ws = nil
+	idle.Unlock()
+	for _, w := range ws {
+		w.g = nil
+		w.wake <- struct{}{}
+	}
+}
+
+// loop is the body of a worker's goroutine: it runs the controlled
+// goroutine it is given when it is first handed the baton, and then the
+// next ones while it is pooled.
+//
+//go:norace
+func (w *worker) loop() {
+	for {
+		race.Disable()
+		<-w.wake
+		race.Enable()
+		g, f := w.g, w.f
+		w.f = nil
+		if g == nil { // retired
+			w.bind.Release()
+			return
+		}
+		if !g.c.goroutine(g, f) || !park(w) {
+			w.bind.Release()
+			return
+		}
+	}
+}
+
+// label gives w the profiler labels of goroutine g and makes gls.Get
+// return g on it.
+//
+//go:norace
+func (w *worker) label(g *G) {
+	test := g.c.opts.Name
+	// The labels are checked too: a goroutine it ran may have replaced
+	// them (pprof.SetGoroutineLabels), and Get would not find g.
+	if !w.bind.Held() || w.test != test {
+		w.bind.Release()
+		w.bind = gls.Bind(nil, "weft.test", test, "weft.w", w.num)
+		w.test = test
+	}
+	w.bind.Set(&g.self)
+}
