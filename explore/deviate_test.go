@@ -13,7 +13,7 @@ import (
 // execution.
 func TestDeviateNoneIsTheDefaultPolicy(t *testing.T) {
 	var failed bool
-	def := run(transfer(&failed), explore.Replay(nil))
+	def := run(transfer(&failed), explore.Follow(nil))
 	for _, ds := range []explore.Deviations{nil, {{G: 9, N: 1}}, {{G: 1, N: 999, Alt: 3}}} {
 		r := run(transfer(&failed), explore.Deviate(ds))
 		if r.Hash != def.Hash || len(r.Schedule) != 0 {

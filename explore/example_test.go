@@ -42,7 +42,7 @@ func ExampleRun() {
 	fmt.Println("found:", sum.Finding.Result.Failure.Message)
 	m := explore.Minimize(lostUpdate, sum.Finding.Result, explore.MinimizeConfig{})
 	fmt.Println("preemptions after minimization:", m.After)
-	again := explore.Execute(lostUpdate, explore.Replay(m.Result.Schedule), sched.Options{})
+	again := explore.Execute(lostUpdate, explore.Follow(m.Result.Schedule), sched.Options{})
 	fmt.Println("replayed:", again.Failure.Message)
 	// Output:
 	// found: counter = 1, want 2
@@ -95,11 +95,11 @@ func ExampleDeviate() {
 	// at goroutine 0.1's event 2, 0.2 runs (preemption: true)
 }
 
-// Replay follows a saved schedule: the same failure, every time.
-func ExampleReplay() {
+// Follow follows a saved schedule: the same failure, every time.
+func ExampleFollow() {
 	s := sched.Schedule{{Kind: sched.RunChoice, G: "0.1", N: 2, Next: "0.2", Preempt: true}}
 	for range 2 {
-		r := explore.Replay(s)
+		r := explore.Follow(s)
 		res := explore.Execute(lostUpdate, r, sched.Options{})
 		fmt.Println(res.Failure.Message, "drift:", len(r.Drift()))
 	}

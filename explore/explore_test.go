@@ -59,7 +59,7 @@ func TestReplayReproducesEveryExecution(t *testing.T) {
 	var failed bool
 	for seed := range uint64(100) {
 		r := run(transfer(&failed), explore.RandomWalk(seed))
-		rp := explore.Replay(r.Schedule)
+		rp := explore.Follow(r.Schedule)
 		again := run(transfer(&failed), rp)
 		if again.Hash != r.Hash || len(rp.Drift()) > 0 {
 			t.Fatalf("seed %d: replay hash %#x, original %#x, drift %q", seed, again.Hash, r.Hash, rp.Drift())
@@ -75,7 +75,7 @@ func TestReplayReportsDrift(t *testing.T) {
 	}
 	s := append(sched.Schedule(nil), r.Schedule...)
 	s = append(s, sched.Choice{Kind: sched.RunChoice, G: "0.9", N: 1, Next: "0"})
-	rp := explore.Replay(s)
+	rp := explore.Follow(s)
 	again := run(transfer(&failed), rp)
 	if again.Failure != nil {
 		t.Fatalf("drift is not a failure: %s", again.Failure.Summary())

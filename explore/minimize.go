@@ -73,7 +73,7 @@ func Minimize(body func(), failing *sched.Result, cfg MinimizeConfig) Minimized 
 	}
 	try := func(s sched.Schedule) bool {
 		m.Runs++
-		r := Execute(body, Replay(s), cfg.Options)
+		r := Execute(body, Follow(s), cfg.Options)
 		if r.Failure == nil || r.Failure.Signature() != sig || !smaller(r.Schedule, best.Schedule) {
 			return false
 		}
@@ -123,7 +123,7 @@ func search(body func(), opts sched.Options, maxChoices int, budget func() bool,
 			if !budget() {
 				return
 			}
-			rec := &recorder{Strategy: Replay(s), after: len(s)}
+			rec := &recorder{Strategy: Follow(s), after: len(s)}
 			Execute(body, rec, opts)
 			for _, alt := range rec.alternatives() {
 				if !budget() {
@@ -247,7 +247,7 @@ func without(s sched.Schedule, i, n int) sched.Schedule {
 func Verify(body func(), s sched.Schedule, want *sched.Result, runs int, opts sched.Options) (*sched.Result, error) {
 	var last *sched.Result
 	for i := range runs {
-		rp := Replay(s)
+		rp := Follow(s)
 		last = Execute(body, rp, opts)
 		if last.Hash != want.Hash || last.Failure.Signature() != want.Failure.Signature() {
 			return last, fmt.Errorf("replay %d of %d differed: %s (event hash %#x) where the original gave %s (event hash %#x); the test depends on something weft does not control (map iteration order, real time, the global math/rand, a plain go statement, I/O)",

@@ -187,7 +187,7 @@ func TestRunawayMinimizes(t *testing.T) {
 	}
 	traced := opts
 	traced.Trace = true
-	r := sched.Run(body, explore.Replay(m.Result.Schedule), traced)
+	r := sched.Run(body, explore.Follow(m.Result.Schedule), traced)
 	if len(r.Trace) == 0 || len(r.Trace) > sched.MaxTrace || r.Trace[len(r.Trace)-1].Op != "atomic.Add" {
 		t.Errorf("trace of %d events, the last %+v", len(r.Trace), r.Trace[len(r.Trace)-1])
 	}
@@ -234,7 +234,7 @@ func TestClockChoicesReplay(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rp := explore.Replay(parsed.Schedule)
+			rp := explore.Follow(parsed.Schedule)
 			again := sched.Run(body, rp, sched.Options{})
 			if again.Hash != r.Hash || len(rp.Drift()) > 0 {
 				t.Fatalf("%s seed %d: replay hash %#x, original %#x, drift %q\n%s", name, seed, again.Hash, r.Hash, rp.Drift(), e.Marshal())

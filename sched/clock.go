@@ -107,12 +107,6 @@ func (t *Timer) When() time.Time { return t.c.epoch.Add(time.Duration(t.when)) }
 //go:norace
 func (t *Timer) Ready() bool { return t.fired }
 
-// Spawn starts f as a new controlled goroutine, a child of g, without an
-// event of g: for timers that fire (time.AfterFunc). Everything else uses Go.
-//
-//go:norace
-func (g *G) Spawn(f func()) { g.c.spawn(g, f) }
-
 // timerIn returns the virtual time until the earliest pending timer's
 // deadline (zero or less when it is due), and whether a timer is pending.
 //

@@ -40,6 +40,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/weftdev/weft/internal/fnv"
 	"github.com/weftdev/weft/internal/gls"
 	"github.com/weftdev/weft/internal/lineage"
 	"github.com/weftdev/weft/internal/race"
@@ -150,7 +151,7 @@ type Digest struct {
 //go:norace
 func (d *Digest) Add(v uint64) {
 	if d.Reads == 0 {
-		d.Hash = 14695981039346656037
+		d.Hash = fnv.Offset
 	}
 	d.Reads++
 	// One multiply and a shift: each step is a bijection of the value
@@ -397,7 +398,7 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 		hz:    hz,
 		opts:  opts,
 		seq:   seq,
-		hash:  14695981039346656037,
+		hash:  fnv.Offset,
 		epoch: opts.Epoch.Round(0), // wall clock only: virtual times carry no monotonic reading
 		done:  make(chan struct{}),
 	}
@@ -774,6 +775,12 @@ func (g *G) Go(op *Op, f func()) {
 	g.c.spawn(g, f)
 }
 
+// Spawn starts f as a new controlled goroutine, a child of g, without an
+// event of g: for timers that fire (time.AfterFunc). Everything else uses Go.
+//
+//go:norace
+func (g *G) Spawn(f func()) { g.c.spawn(g, f) }
+
 //go:norace
 func (c *Controller) spawn(parent *G, f func()) *G {
 	child := c.newG(parent)
@@ -1063,8 +1070,7 @@ func (l *chunks[T]) each(f func(*T)) {
 
 //go:norace
 func (c *Controller) mix(v uint64) {
-	c.hash ^= v
-	c.hash *= 1099511628211
+	c.hash = fnv.Mix(c.hash, v)
 }
 
 func (c *Controller) result() *Result {

@@ -842,7 +842,7 @@ func TestControlledReplayTracedSchedule(t *testing.T) {
 	body := tracedBody
 	for seed := range uint64(20) {
 		r := sched.Run(body, explore.RandomWalk(seed), sched.Options{Trace: true})
-		rp := explore.Replay(r.Schedule)
+		rp := explore.Follow(r.Schedule)
 		r2 := sched.Run(body, rp, sched.Options{})
 		if r2.Hash != r.Hash {
 			t.Fatalf("seed %d: replay hash %x, want %x", seed, r2.Hash, r.Hash)
@@ -942,7 +942,7 @@ func TestControlledDeterminism(t *testing.T) {
 			hashes[r1.Hash] = true
 
 			// The schedule alone replays the execution.
-			rp := explore.Replay(r1.Schedule)
+			rp := explore.Follow(r1.Schedule)
 			r3 := sched.Run(busy, rp, sched.Options{})
 			if r3.Hash != r1.Hash || len(rp.Drift()) != 0 {
 				t.Errorf("%s seed %d: replay hash %x, want %x; drift %v", s.Name, seed, r3.Hash, r1.Hash, rp.Drift())
@@ -990,7 +990,7 @@ func TestControlledFindsLostUpdate(t *testing.T) {
 		if len(first.Schedule) == 0 {
 			t.Errorf("%s: a failing execution with an empty schedule", s.Name)
 		}
-		rp := explore.Replay(first.Schedule)
+		rp := explore.Follow(first.Schedule)
 		r := sched.Run(body, rp, sched.Options{})
 		if r.Hash != first.Hash {
 			t.Errorf("%s: replay hash %x, want %x", s.Name, r.Hash, first.Hash)
@@ -1017,7 +1017,7 @@ func TestControlledDefaultPolicyIsSequential(t *testing.T) {
 		if x.Load() != 2 {
 			panic("lost update under the default policy")
 		}
-	}, explore.Replay(nil), sched.Options{})
+	}, explore.Follow(nil), sched.Options{})
 	if r.Failure != nil || len(r.Schedule) != 0 {
 		t.Fatalf("failure %s, schedule %v", r.Failure.Summary(), r.Schedule)
 	}

@@ -171,7 +171,7 @@ func TestControlledRandFuncsDeterminism(t *testing.T) {
 			v1 := fmt.Sprint(vals)
 			r2 := sched.Run(body, s.Make(seed), sched.Options{})
 			v2 := fmt.Sprint(vals)
-			rp := explore.Replay(r1.Schedule)
+			rp := explore.Follow(r1.Schedule)
 			r3 := sched.Run(body, rp, sched.Options{})
 			v3 := fmt.Sprint(vals)
 			if r1.Failure != nil || r2.Failure != nil || r3.Failure != nil {
@@ -190,7 +190,7 @@ func TestControlledRandFuncsDeterminism(t *testing.T) {
 		t.Errorf("40 executions drew %d distinct value sets", len(distinct))
 	}
 	// The default policy picks 0 everywhere.
-	r := sched.Run(body, explore.Replay(nil), sched.Options{})
+	r := sched.Run(body, explore.Follow(nil), sched.Options{})
 	if r.Failure != nil || len(r.Schedule) != 0 || vals["root"][0] != 0 || vals["root"][9] != 0.0 {
 		t.Errorf("default policy: %s, schedule %v, values %v", r.Failure.Summary(), r.Schedule, vals["root"])
 	}

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/weftdev/weft/internal/fnv"
 	"github.com/weftdev/weft/internal/gls"
 	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
@@ -81,14 +82,7 @@ func digest[T any](v *T) uint64 {
 	return digestReflect(reflect.ValueOf(v).Elem())
 }
 
-func hashString(s string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= 1099511628211
-	}
-	return h
-}
+func hashString(s string) uint64 { return fnv.String(s) }
 
 // digestReflect digests the other comparable values; pointers by address
 // would differ between runs, so they and other non-comparable values
@@ -109,17 +103,15 @@ func digestReflect(v reflect.Value) uint64 {
 	case reflect.String:
 		return hashString(v.String())
 	case reflect.Struct:
-		h := uint64(14695981039346656037)
+		h := fnv.Offset
 		for i := 0; i < v.NumField(); i++ {
-			h ^= digestReflect(v.Field(i))
-			h *= 1099511628211
+			h = fnv.Mix(h, digestReflect(v.Field(i)))
 		}
 		return h
 	case reflect.Array:
-		h := uint64(14695981039346656037)
+		h := fnv.Offset
 		for i := 0; i < v.Len(); i++ {
-			h ^= digestReflect(v.Index(i))
-			h *= 1099511628211
+			h = fnv.Mix(h, digestReflect(v.Index(i)))
 		}
 		return h
 	}

@@ -196,7 +196,7 @@ func judge(body func(*T), cfg *config, found *explore.Finding, executions int) *
 	var last atomic.Pointer[T]
 	traced := opts
 	traced.Trace, traced.Stacks = true, profiling()
-	final := explore.Execute(wrap(body, cfg, &last), explore.Replay(m.Result.Schedule), traced)
+	final := explore.Execute(wrap(body, cfg, &last), explore.Follow(m.Result.Schedule), traced)
 	if !blocked && (final.Failure.Signature() != m.Result.Failure.Signature() || final.Hash != m.Result.Hash) {
 		f.Nondeterminism = fmt.Errorf("the traced replay did not fail the same way: %s (event hash %#x) where the original gave %s (event hash %#x)",
 			final.Failure.Summary(), final.Hash, m.Result.Failure.Summary(), m.Result.Hash)
@@ -259,7 +259,7 @@ func replay(body func(*T), s sched.Schedule, cfg *config) (*sched.Result, []stri
 	var last atomic.Pointer[T]
 	opts := cfg.schedOptions()
 	opts.Trace = true
-	rp := explore.Replay(s)
+	rp := explore.Follow(s)
 	r := explore.Execute(wrap(body, cfg, &last), rp, opts)
 	return r, rp.Drift(), last.Load()
 }

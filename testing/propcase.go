@@ -59,9 +59,9 @@ func runCase(r *rapid.T, draw func(*rapid.T) Case, cfg *config, replay sched.Sch
 	c := draw(r)
 	devs := scheduleGen.Draw(r, scheduleLabel)
 	var strat sched.Strategy = explore.Deviate(devs)
-	var rp *explore.Replayer
+	var rp *explore.Follower
 	if replay != nil {
-		rp = explore.Replay(replay)
+		rp = explore.Follow(replay)
 		strat = rp
 	}
 	opts := cfg.schedOptions()

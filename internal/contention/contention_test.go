@@ -79,7 +79,7 @@ func TestProfile(t *testing.T) {
 	if found == nil {
 		t.Fatal("no failure")
 	}
-	failing := explore.Execute(lostUpdate, explore.Replay(found.Result.Schedule), opts)
+	failing := explore.Execute(lostUpdate, explore.Follow(found.Result.Schedule), opts)
 	b.AddPreemptions("TestLost", failing)
 	var preemptions int64
 	for _, s := range b.Profile().Sample {

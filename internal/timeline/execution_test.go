@@ -14,7 +14,7 @@ import (
 // with the trace on.
 func traced(t *testing.T, body func(), s sched.Schedule) *sched.Result {
 	t.Helper()
-	return explore.Execute(body, explore.Replay(s), sched.Options{Trace: true})
+	return explore.Execute(body, explore.Follow(s), sched.Options{Trace: true})
 }
 
 // lockHandoff: the test's goroutine holds a lock while the goroutine it

@@ -6,7 +6,7 @@ import (
 	"github.com/weftdev/weft/sched"
 )
 
-// Replay returns a strategy that follows a schedule: at the event where a
+// Follow returns a strategy that follows a schedule: at the event where a
 // choice was made, it makes the same choice; everywhere else it follows the
 // default policy. Choices are matched by the identity of their event
 // (goroutine lineage and event counter), not by their position, so a
@@ -14,8 +14,8 @@ import (
 // choices whose event never comes, whose goroutine cannot run, or whose
 // call site moved are reported by Drift, and the execution continues
 // deterministically.
-func Replay(s sched.Schedule) *Replayer {
-	r := &Replayer{schedule: s, at: make(map[key]int, len(s))}
+func Follow(s sched.Schedule) *Follower {
+	r := &Follower{schedule: s, at: make(map[key]int, len(s))}
 	for i, c := range s {
 		k := key{c.Kind, c.G, c.N, c.K}
 		if _, dup := r.at[k]; !dup {
@@ -25,8 +25,8 @@ func Replay(s sched.Schedule) *Replayer {
 	return r
 }
 
-// A Replayer is the strategy returned by Replay.
-type Replayer struct {
+// A Follower is the strategy returned by Follow.
+type Follower struct {
 	schedule sched.Schedule
 	at       map[key]int
 	next     int // choices before it are consumed or skipped
@@ -41,7 +41,7 @@ type key struct {
 
 // Drift describes where the execution departed from the schedule, one line
 // each; empty when the schedule applied exactly.
-func (r *Replayer) Drift() []string {
+func (r *Follower) Drift() []string {
 	out := r.drift
 	if r.next < len(r.schedule) {
 		out = append(out[:len(out):len(out)], fmt.Sprintf("%d choice(s) of the schedule were never reached, from %s on",
@@ -50,9 +50,9 @@ func (r *Replayer) Drift() []string {
 	return out
 }
 
-func (r *Replayer) Spawned(*sched.G) {}
+func (r *Follower) Spawned(*sched.G) {}
 
-func (r *Replayer) Next(d *sched.Decision) *sched.G {
+func (r *Follower) Next(d *sched.Decision) *sched.G {
 	c, ok := r.match(sched.RunChoice, d.Current, d.Sub, !d.Current.Done())
 	if !ok {
 		return d.Default
@@ -73,7 +73,7 @@ func (r *Replayer) Next(d *sched.Decision) *sched.G {
 	return d.Default
 }
 
-func (r *Replayer) Choose(g *sched.G, n int) int {
+func (r *Follower) Choose(g *sched.G, n int) int {
 	c, ok := r.match(sched.PickChoice, g, 0, true)
 	if !ok {
 		return 0
@@ -87,7 +87,7 @@ func (r *Replayer) Choose(g *sched.G, n int) int {
 
 // match finds the choice made at g's current event, consuming it and
 // reporting the choices it skips.
-func (r *Replayer) match(kind sched.ChoiceKind, g *sched.G, sub int, live bool) (sched.Choice, bool) {
+func (r *Follower) match(kind sched.ChoiceKind, g *sched.G, sub int, live bool) (sched.Choice, bool) {
 	i, ok := r.at[key{kind, g.ID(), g.Events(), sub}]
 	if !ok || i < r.next {
 		return sched.Choice{}, false

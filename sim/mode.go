@@ -1,0 +1,128 @@
+package sim
+
+// The mode machinery: which mode a call runs in (who), and the state each
+// primitive keeps per execution (stateOf). The operations' names follow.
+
+import (
+	"github.com/weftdev/weft/internal/gls"
+	"github.com/weftdev/weft/record"
+	"github.com/weftdev/weft/sched"
+)
+
+// object is the per-execution identity every primitive's state embeds:
+// under control, its controller and number; recording, its run and
+// location.
+type object struct {
+	c   *sched.Controller
+	id  uint32
+	run *record.Run
+	loc *record.Loc
+}
+
+func (o *object) obj() *object { return o }
+
+// stateOf returns the controlled state *slot for g's execution, creating it
+// afresh when the slot is empty or belongs to another execution.
+//
+//go:norace
+func stateOf[S any, P interface {
+	*S
+	obj() *object
+}](slot *P, g *sched.G) P {
+	s, _ := newState(slot, g)
+	return s
+}
+
+// newState is stateOf, and reports whether the state was made now: the
+// object's first use in the execution, where a primitive whose plain state
+// can outlast an execution (a channel closed at package init, a Once done
+// before the test) starts its controlled state from it.
+//
+//go:norace
+func newState[S any, P interface {
+	*S
+	obj() *object
+}](slot *P, g *sched.G) (P, bool) {
+	if s := *slot; s != nil && s.obj().c == g.Controller() {
+		return s, false
+	}
+	s := P(new(S))
+	*s.obj() = object{c: g.Controller(), id: g.NewObject()}
+	*slot = s
+	return s, true
+}
+
+// current returns the controlled goroutine the caller runs on, or nil in
+// plain mode, like sched.Current. It is inlined into every primitive: while
+// no execution runs in the process, plain mode costs one atomic load and no
+// call.
+func current() *sched.G {
+	if !gls.Active() {
+		return nil
+	}
+	return sched.Current()
+}
+
+// who returns the controlled goroutine or the recorded one the caller runs
+// on, with one goroutine-local lookup; both nil in plain mode. It is
+// inlined: while no execution runs in the process, it costs one atomic
+// load and no call.
+func who() (g *sched.G, t *record.Thread) {
+	if gls.Active() {
+		g, t = lookup()
+	}
+	return
+}
+
+// lookup is who's lookup when an execution runs in the process.
+func lookup() (*sched.G, *record.Thread) {
+	switch v := gls.Get().(type) {
+	case *sched.G:
+		return v.Claim(), nil
+	case *record.Thread:
+		return nil, v
+	}
+	return nil, nil
+}
+
+// The operations of the primitives, as events and traces name them.
+var (
+	opGo          = sched.NewOp("go")
+	opLock        = sched.NewAccessOp("Mutex.Lock", sched.ReadWrite)
+	opUnlock      = sched.NewAccessOp("Mutex.Unlock", sched.Write)
+	opTryLock     = sched.NewAccessOp("Mutex.TryLock", sched.ReadWrite)
+	opRWLock      = sched.NewAccessOp("RWMutex.Lock", sched.ReadWrite)
+	opRWLockWait  = sched.NewAccessOp("RWMutex.Lock(wait readers)", sched.ReadWrite)
+	opRWUnlock    = sched.NewAccessOp("RWMutex.Unlock", sched.ReadWrite)
+	opRLock       = sched.NewAccessOp("RWMutex.RLock", sched.ReadWrite)
+	opRLockWait   = sched.NewAccessOp("RWMutex.RLock(wait writer)", sched.ReadWrite)
+	opRUnlock     = sched.NewAccessOp("RWMutex.RUnlock", sched.ReadWrite)
+	opRWTryLock   = sched.NewAccessOp("RWMutex.TryLock", sched.ReadWrite)
+	opTryRLock    = sched.NewAccessOp("RWMutex.TryRLock", sched.ReadWrite)
+	opWGAdd       = sched.NewAccessOp("WaitGroup.Add", sched.ReadWrite)
+	opWGDone      = sched.NewAccessOp("WaitGroup.Done", sched.ReadWrite)
+	opWGWait      = sched.NewAccessOp("WaitGroup.Wait", sched.Read)
+	opCondWait    = sched.NewAccessOp("Cond.Wait", sched.ReadWrite)
+	opCondSignal  = sched.NewAccessOp("Cond.Signal", sched.ReadWrite)
+	opCondBcast   = sched.NewAccessOp("Cond.Broadcast", sched.ReadWrite)
+	opOnce        = sched.NewAccessOp("Once.Do", sched.ReadWrite)
+	opSend        = sched.NewAccessOp("Chan.Send", sched.ReadWrite)
+	opRecv        = sched.NewAccessOp("Chan.Recv", sched.ReadWrite)
+	opClose       = sched.NewAccessOp("Chan.Close", sched.ReadWrite)
+	opLen         = sched.NewAccessOp("Chan.Len", sched.Read)
+	opSelect      = sched.NewAccessOp("Select", sched.ReadWrite)
+	opLoad        = sched.NewAccessOp("Var.Load", sched.Read)
+	opStore       = sched.NewAccessOp("Var.Store", sched.Write)
+	opAtomicLoad  = sched.NewAccessOp("atomic.Load", sched.Read)
+	opAtomicStore = sched.NewAccessOp("atomic.Store", sched.Write)
+	opAtomicSwap  = sched.NewAccessOp("atomic.Swap", sched.ReadWrite)
+	opAtomicCAS   = sched.NewAccessOp("atomic.CompareAndSwap", sched.ReadWrite)
+	opAtomicAdd   = sched.NewAccessOp("atomic.Add", sched.ReadWrite)
+	opSleep       = sched.NewPureOp("Sleep")
+	opNow         = sched.NewPureOp("Now")
+	opTimerNew    = sched.NewOp("Timer.New")
+	opTimerStop   = sched.NewOp("Timer.Stop")
+	opTimerReset  = sched.NewOp("Timer.Reset")
+	opIntn        = sched.NewPureOp("Intn")
+	opYield       = sched.NewPureOp("Yield")
+)
