@@ -3,6 +3,7 @@ package explore_test
 import (
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/weftdev/weft/explore"
 	"github.com/weftdev/weft/sched"
@@ -89,5 +90,33 @@ func TestMinimizeToTheFewestPreemptions(t *testing.T) {
 	again := sched.Run(lostUpdateDirect, explore.Follow(m.Result.Schedule), sched.Options{})
 	if again.Failure == nil || again.Failure.Signature() != r.Failure.Signature() {
 		t.Errorf("the minimal schedule replays to %v", again.Failure)
+	}
+}
+
+// TestFollowFiresNoFarTimer: a clock choice that a schedule holds at an
+// event where the only pending timer is far ahead (as minimization or a
+// code change can leave it) does not fire that timer: the choice drifts,
+// and the goroutine runs on, as no exploring strategy could have done
+// otherwise with the default lag.
+func TestFollowFiresNoFarTimer(t *testing.T) {
+	var pending atomic.Bool
+	body := func() {
+		g := sched.Current()
+		timer := g.NewTimer(500*time.Millisecond, nil)
+		g.Step(opWrite, g.NewObject(), nil)
+		g.Step(opWrite, g.NewObject(), nil)
+		pending.Store(timer.Stop())
+	}
+	s := sched.Schedule{{Kind: sched.RunChoice, G: "0", N: 2, Next: "clock", Preempt: true}}
+	f := explore.Follow(s)
+	r := sched.Run(body, f, sched.Options{})
+	if r.Failure != nil {
+		t.Fatal(r.Failure.Summary())
+	}
+	if !pending.Load() {
+		t.Error("a timer 500ms ahead fired at a clock choice (the lag is 5ms)")
+	}
+	if len(f.Drift()) == 0 {
+		t.Error("the clock choice that could not be made was not reported as drift")
 	}
 }

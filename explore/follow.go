@@ -2,6 +2,7 @@ package explore
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/weftdev/weft/sched"
 )
@@ -14,8 +15,14 @@ import (
 // choices whose event never comes, whose goroutine cannot run, or whose
 // call site moved are reported by Drift, and the execution continues
 // deterministically.
-func Follow(s sched.Schedule) *Follower {
-	r := &Follower{schedule: s, at: make(map[key]int, len(s))}
+//
+// A recorded clock choice fires a timer early only within the largest lag
+// an exploration draws (WithLag, DefaultLag if not given), as the
+// strategies that made the schedule could: a schedule that minimization
+// or a code change moved to another event never fires a timer that is
+// far ahead (a test's 500 ms timeout) while goroutines could still run.
+func Follow(s sched.Schedule, opts ...Option) *Follower {
+	r := &Follower{schedule: s, at: make(map[key]int, len(s)), horizon: options(opts).lag}
 	for i, c := range s {
 		k := key{c.Kind, c.G, c.N, c.K}
 		if _, dup := r.at[k]; !dup {
@@ -27,6 +34,7 @@ func Follow(s sched.Schedule) *Follower {
 
 // A Follower is the strategy returned by Follow.
 type Follower struct {
+	horizon  time.Duration
 	schedule sched.Schedule
 	at       map[key]int
 	next     int // choices before it are consumed or skipped
@@ -119,3 +127,7 @@ func describe(c sched.Choice) string {
 	}
 	return s
 }
+
+// Horizon implements sched.Horizon: the clock is a choice only for a timer
+// due, or due within the largest lag.
+func (r *Follower) Horizon() time.Duration { return r.horizon }

@@ -13,6 +13,7 @@ type MinimizeConfig struct {
 	MaxRuns  int           // replays at most; 0 means 2000
 	Duration time.Duration // wall time at most; 0 means one minute (RunawayTime for a runaway)
 	Options  sched.Options
+	Lag      time.Duration // the exploration's largest lag (Config.Lag): how early a replayed clock choice may fire a timer
 	// Stop, when closed, ends the minimization with the smallest failing
 	// execution found so far (an interrupted run saves what it can).
 	Stop <-chan struct{}
@@ -73,7 +74,7 @@ func Minimize(body func(), failing *sched.Result, cfg MinimizeConfig) Minimized 
 	}
 	try := func(s sched.Schedule) bool {
 		m.Runs++
-		r := Execute(body, Follow(s), cfg.Options)
+		r := Execute(body, Follow(s, WithLag(lagOf(cfg.Lag))), cfg.Options)
 		if r.Failure == nil || r.Failure.Signature() != sig || !smaller(r.Schedule, best.Schedule) {
 			return false
 		}
@@ -104,7 +105,7 @@ func Minimize(body func(), failing *sched.Result, cfg MinimizeConfig) Minimized 
 		}
 	}
 	if failing.Failure.Kind != sched.Blocked && best.Schedule.Preemptions() > 0 {
-		search(body, cfg.Options, len(best.Schedule)-1, budget, func(s sched.Schedule) bool { return try(s) })
+		search(body, cfg.Options, lagOf(cfg.Lag), len(best.Schedule)-1, budget, func(s sched.Schedule) bool { return try(s) })
 	}
 	m.Result = best
 	m.After = best.Schedule.Preemptions()
@@ -115,7 +116,7 @@ func Minimize(body func(), failing *sched.Result, cfg MinimizeConfig) Minimized 
 // the default execution, then every single choice at one of its decision
 // points, then every second choice after the first, and so on. It stops at
 // the first schedule accept takes, or when budget says so.
-func search(body func(), opts sched.Options, maxChoices int, budget func() bool, accept func(sched.Schedule) bool) {
+func search(body func(), opts sched.Options, lag time.Duration, maxChoices int, budget func() bool, accept func(sched.Schedule) bool) {
 	level := []sched.Schedule{nil}
 	for k := 0; k < maxChoices && len(level) > 0 && budget(); k++ {
 		var next []sched.Schedule
@@ -123,7 +124,7 @@ func search(body func(), opts sched.Options, maxChoices int, budget func() bool,
 			if !budget() {
 				return
 			}
-			rec := &recorder{Strategy: Follow(s), after: len(s)}
+			rec := &recorder{Strategy: Follow(s, WithLag(lag)), after: len(s)}
 			Execute(body, rec, opts)
 			for _, alt := range rec.alternatives() {
 				if !budget() {
@@ -170,6 +171,9 @@ func (r *recorder) Next(d *sched.Decision) *sched.G {
 	}
 	return next
 }
+
+// Horizon passes on the followed schedule's horizon (Follower.Horizon).
+func (r *recorder) Horizon() time.Duration { return r.Strategy.(sched.Horizon).Horizon() }
 
 func (r *recorder) Choose(g *sched.G, n int) int {
 	v := r.Strategy.Choose(g, n)
@@ -244,10 +248,11 @@ func without(s sched.Schedule, i, n int) sched.Schedule {
 // the same way with the same event hash as want: the test is deterministic
 // under weft's control. It returns the last replay and, if some replay
 // differed, what differed.
-func Verify(body func(), s sched.Schedule, want *sched.Result, runs int, opts sched.Options) (*sched.Result, error) {
+// follow are the options of the Follower, the exploration's lag (WithLag).
+func Verify(body func(), s sched.Schedule, want *sched.Result, runs int, opts sched.Options, follow ...Option) (*sched.Result, error) {
 	var last *sched.Result
 	for i := range runs {
-		rp := Follow(s)
+		rp := Follow(s, follow...)
 		last = Execute(body, rp, opts)
 		if last.Hash != want.Hash || last.Failure.Signature() != want.Failure.Signature() {
 			return last, fmt.Errorf("replay %d of %d differed: %s (event hash %#x) where the original gave %s (event hash %#x); the test depends on something weft does not control (map iteration order, real time, the global math/rand, a plain go statement, I/O)",

@@ -125,6 +125,19 @@ func newGraph(roots []*packages.Package, cfg Config) (*graph, error) {
 
 		rewritten: map[*token.File]*fileResult{},
 	}
+	all, err := g.collect(roots)
+	if err != nil {
+		return nil, err
+	}
+	g.shareTestVariantSyntax(all)
+	g.choose(all)
+	g.orderAffected(all)
+	return g, nil
+}
+
+// collect visits the loaded graph: the packages by ID (the first load of
+// each), those with syntax, and weft's runtime.
+func (g *graph) collect(roots []*packages.Package) ([]*packages.Package, error) {
 	var all []*packages.Package
 	var fsetErr error
 	packages.Visit(roots, nil, func(p *packages.Package) {
@@ -155,8 +168,13 @@ func newGraph(roots []*packages.Package, cfg Config) (*graph, error) {
 			return nil, fmt.Errorf("instrument: %s is not in the loaded graph: load instrument.RuntimePackages along with the packages to rewrite", rp)
 		}
 	}
-	// A test variant of a package (p [q.test]) loaded without syntax has
-	// the files of the package itself.
+	return all, nil
+}
+
+// shareTestVariantSyntax gives a test variant of a package (p [q.test])
+// loaded without syntax the syntax of the package itself, whose files it
+// has.
+func (g *graph) shareTestVariantSyntax(all []*packages.Package) {
 	for _, p := range all {
 		if g.src[p.ID] != nil {
 			continue
@@ -167,6 +185,12 @@ func newGraph(roots []*packages.Package, cfg Config) (*graph, error) {
 			}
 		}
 	}
+}
+
+// choose decides which packages are rewritten: none that weft's runtime
+// imports, and of the others those the configuration names, less the
+// files it leaves out.
+func (g *graph) choose(all []*packages.Package) {
 	var exclude func(p *packages.Package)
 	exclude = func(p *packages.Package) {
 		if g.excluded[p.PkgPath] {
@@ -182,14 +206,19 @@ func newGraph(roots []*packages.Package, cfg Config) (*graph, error) {
 	}
 	for _, p := range all {
 		g.instr[p.ID] = g.instrumentable(p)
-		if g.instr[p.ID] && cfg.LeaveFile != nil {
+		if g.instr[p.ID] && g.cfg.LeaveFile != nil {
 			for _, f := range p.CompiledGoFiles {
-				if why := cfg.LeaveFile(f); why != "" {
+				if why := g.cfg.LeaveFile(f); why != "" {
 					g.dec.addWhole(f, why)
 				}
 			}
 		}
 	}
+}
+
+// orderAffected lists, dependencies first, the packages of modules that
+// are rewritten or import one that is: those the rewrite must check.
+func (g *graph) orderAffected(all []*packages.Package) {
 	var visit func(p *packages.Package) bool
 	done := map[string]bool{}
 	visit = func(p *packages.Package) bool {
@@ -213,7 +242,6 @@ func newGraph(roots []*packages.Package, cfg Config) (*graph, error) {
 	for _, p := range all {
 		visit(p)
 	}
-	return g, nil
 }
 
 // instrumentable reports whether p is rewritten.

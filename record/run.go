@@ -19,9 +19,9 @@ import (
 	"github.com/weftdev/weft/sched"
 )
 
-// DefaultBlockTimeout is how long a free run may make no progress before
+// DefaultStallTimeout is how long a free run may make no progress before
 // the watchdog reports it as deadlocked.
-const DefaultBlockTimeout = 5 * time.Second
+const DefaultStallTimeout = 5 * time.Second
 
 // Options configure one recorded run.
 type Options struct {
@@ -29,10 +29,10 @@ type Options struct {
 	Name string
 	// Dir is the directory the log is written to; "" means os.TempDir().
 	Dir string
-	// BlockTimeout bounds how long the run may make no progress (no
+	// StallTimeout bounds how long the run may make no progress (no
 	// operation begun, no goroutine ended) before it is reported as
 	// deadlocked and abandoned. Zero means DefaultBlockTimeout.
-	BlockTimeout time.Duration
+	StallTimeout time.Duration
 	// Seed seeds the goroutines' random choices (Intn, select).
 	Seed uint64
 	// LockOrder watches the order in which goroutines take sim.Mutexes
@@ -65,10 +65,11 @@ type Result struct {
 
 // LockOrder reports whether the run watches the order of locks
 // (Options.LockOrder).
-func (r *Run) LockOrder() bool { return r.opts.LockOrder }
+func (r *Session) LockOrder() bool { return r.opts.LockOrder }
 
-// A Run is one recorded execution.
-type Run struct {
+// A Session is one recorded execution: a free run of the test under the Go
+// scheduler, whose goroutines report to its Recorder.
+type Session struct {
 	rec   Recorder
 	opts  Options
 	label string
@@ -97,8 +98,8 @@ var runSeq atomic.Uint64
 // the run has made no progress for opts.BlockTimeout (a deadlock: the
 // blocked goroutines are abandoned and reported with their stacks).
 func Record(body func(), rec Recorder, opts Options) (*Result, error) {
-	if opts.BlockTimeout <= 0 {
-		opts.BlockTimeout = DefaultBlockTimeout
+	if opts.StallTimeout <= 0 {
+		opts.StallTimeout = DefaultStallTimeout
 	}
 	configureDeadlock()
 	dir := opts.Dir
@@ -109,7 +110,7 @@ func Record(body func(), rec Recorder, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("record: creating the log: %w", err)
 	}
-	r := &Run{rec: rec, opts: opts, label: strconv.FormatUint(runSeq.Add(1), 10), f: f,
+	r := &Session{rec: rec, opts: opts, label: strconv.FormatUint(runSeq.Add(1), 10), f: f,
 		w: bufio.NewWriterSize(f, 64<<10), crc: crc32.NewIEEE()}
 	r.writeHeader()
 	start := time.Now()
@@ -151,7 +152,7 @@ func Record(body func(), rec Recorder, opts Options) (*Result, error) {
 	return res, nil
 }
 
-func (r *Run) newThread(id string) *Thread {
+func (r *Session) newThread(id string) *Thread {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	idx := uint32(len(r.threads))
@@ -168,7 +169,7 @@ func (r *Run) newThread(id string) *Thread {
 // locSlab is how many locations newLoc allocates at once.
 const locSlab = 32
 
-func (r *Run) newLoc() *Loc {
+func (r *Session) newLoc() *Loc {
 	r.mu.Lock()
 	if len(r.slab) == 0 {
 		r.slab = make([]Loc, locSlab)
@@ -183,13 +184,13 @@ func (r *Run) newLoc() *Loc {
 	return l
 }
 
-func (r *Run) exit(t *Thread) {
+func (r *Session) exit(t *Thread) {
 	r.rec.ExitThread(t)
 	t.Stream.Flush()
 	r.exits.Add(1)
 }
 
-func (r *Run) fail(f *sched.Failure) {
+func (r *Session) fail(f *sched.Failure) {
 	r.mu.Lock()
 	r.failures = append(r.failures, f)
 	r.mu.Unlock()
@@ -197,10 +198,10 @@ func (r *Run) fail(f *sched.Failure) {
 
 // wait waits for the run's goroutines to end, watching for a run that
 // makes no progress. It reports whether they all ended.
-func (r *Run) wait() bool {
+func (r *Session) wait() bool {
 	done := make(chan struct{})
 	go func() { r.live.Wait(); close(done) }()
-	tick := r.opts.BlockTimeout / 8
+	tick := r.opts.StallTimeout / 8
 	if tick > 100*time.Millisecond {
 		tick = 100 * time.Millisecond
 	}
@@ -216,18 +217,18 @@ func (r *Run) wait() bool {
 				last, since = p, time.Now()
 				continue
 			}
-			if time.Since(since) < r.opts.BlockTimeout {
+			if time.Since(since) < r.opts.StallTimeout {
 				continue
 			}
 			r.fail(&sched.Failure{Kind: sched.Deadlock,
-				Message: "the recorded run made no progress for " + r.opts.BlockTimeout.String() + ": its goroutines are blocked",
+				Message: "the recorded run made no progress for " + r.opts.StallTimeout.String() + ": its goroutines are blocked",
 				Stack:   r.stacks()})
 			return false
 		}
 	}
 }
 
-func (r *Run) progress() uint64 {
+func (r *Session) progress() uint64 {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	p := r.exits.Load()
@@ -239,7 +240,7 @@ func (r *Run) progress() uint64 {
 
 // stacks returns the stacks of the run's live goroutines, from the
 // labeled goroutine profile.
-func (r *Run) stacks() string {
+func (r *Session) stacks() string {
 	var buf bytes.Buffer
 	pprof.Lookup("goroutine").WriteTo(&buf, 1)
 	var out strings.Builder
@@ -270,7 +271,7 @@ const (
 	chunkLoc    = 2
 )
 
-func (r *Run) write(b []byte) {
+func (r *Session) write(b []byte) {
 	if r.werr != nil {
 		return
 	}
@@ -280,14 +281,14 @@ func (r *Run) write(b []byte) {
 	r.werr = err
 }
 
-func (r *Run) writeHeader() {
+func (r *Session) writeHeader() {
 	b := []byte(magic)
 	b = appendString(b, r.rec.Algorithm())
 	b = appendString(b, r.opts.Name)
 	r.write(b)
 }
 
-func (r *Run) writeChunk(kind byte, id uint32, data []byte) {
+func (r *Session) writeChunk(kind byte, id uint32, data []byte) {
 	var hdr [1 + 2*binary.MaxVarintLen64]byte
 	h := append(hdr[:0], kind)
 	h = binary.AppendUvarint(h, uint64(id))
@@ -299,7 +300,7 @@ func (r *Run) writeChunk(kind byte, id uint32, data []byte) {
 }
 
 // writeTrailer ends the log; r.mu is held.
-func (r *Run) writeTrailer(complete bool) {
+func (r *Session) writeTrailer(complete bool) {
 	b := []byte{chunkEnd}
 	b = binary.AppendUvarint(b, uint64(len(r.threads)))
 	for _, t := range r.threads {

@@ -119,7 +119,7 @@ func TestRecordWatchdogEndsADeadlockedRun(t *testing.T) {
 		var mu sim.Mutex
 		mu.Lock()
 		mu.Lock() // blocks forever
-	}, record.Options{BlockTimeout: 200 * time.Millisecond})
+	}, record.Options{StallTimeout: 200 * time.Millisecond})
 	if res.Complete || log.Complete {
 		t.Error("an abandoned run is reported complete")
 	}

@@ -26,7 +26,7 @@ const flushSize = 32 << 10
 // in memory. An entry is a tag, the counter of an operation (thread streams
 // only, delta-encoded) and up to seven unsigned arguments, all varints.
 type Stream struct {
-	run   *Run
+	run   *Session
 	kind  byte // chunkThread or chunkLoc
 	id    uint32
 	buf   []byte

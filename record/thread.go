@@ -16,7 +16,7 @@ import (
 // completes the operation may report on its behalf (see Sync), before
 // waking it.
 type Thread struct {
-	run      *Run
+	run      *Session
 	id       string
 	idx      uint32
 	n        uint64 // operations begun, as sched.G.Ops counts
@@ -160,7 +160,7 @@ func (t *Thread) Log(v int) { t.Stream.Put(TagChoice, t.n, uint64(v)) }
 func (t *Thread) NewLoc() *Loc { return t.run.newLoc() }
 
 // Run returns the thread's run.
-func (t *Thread) Run() *Run { return t.run }
+func (t *Thread) Run() *Session { return t.run }
 
 // Go starts f as a new goroutine of the run, a child of t named by lineage.
 func (t *Thread) Go(f func()) {
@@ -178,7 +178,7 @@ func (t *Thread) Fail(f *sched.Failure) {
 }
 
 // goroutine is the body of every goroutine of the run.
-func (r *Run) goroutine(t *Thread, f func()) {
+func (r *Session) goroutine(t *Thread, f func()) {
 	defer r.live.Done()
 	t.bind = gls.Bind(t, "weft.record", r.label, "weft.test", r.opts.Name, "weft.g", t.id)
 	defer t.bind.Release()

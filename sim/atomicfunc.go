@@ -734,14 +734,14 @@ func addrRMW[R any](p unsafe.Pointer, op *sched.Op, f func() (R, uint64, uint64)
 // A recAddrTable maps the addresses a recorded run's atomic functions use
 // to the run's locations. The run's goroutines share it.
 type recAddrTable struct {
-	owner weak.Pointer[record.Run]
+	owner weak.Pointer[record.Session]
 	mu    sync.Mutex
 	locs  map[unsafe.Pointer]*record.Loc
 }
 
 var (
 	// recAddrTables holds the table of every recorded run that used an
-	// address: weak.Pointer[record.Run] → *recAddrTable.
+	// address: weak.Pointer[record.Session] → *recAddrTable.
 	recAddrTables sync.Map
 	// lastRecAddrs caches the table last used.
 	lastRecAddrs atomic.Pointer[recAddrTable]
@@ -757,7 +757,7 @@ func addrLoc(t *record.Thread, p unsafe.Pointer) *record.Loc {
 		v, loaded := recAddrTables.LoadOrStore(key, &recAddrTable{owner: key, locs: make(map[unsafe.Pointer]*record.Loc)})
 		tab = v.(*recAddrTable)
 		if !loaded {
-			runtime.AddCleanup(run, func(key weak.Pointer[record.Run]) { recAddrTables.Delete(key) }, key)
+			runtime.AddCleanup(run, func(key weak.Pointer[record.Session]) { recAddrTables.Delete(key) }, key)
 		}
 		lastRecAddrs.Store(tab)
 	}

@@ -585,6 +585,27 @@ func selectRecorded(t *record.Thread, cases []Case, def int) int {
 	r := t.Op(nil)
 	rs := recSelects.Get().(*recSelect)
 	rs.sel.t = t
+	rs.prepare(t, cases)
+	if i, ok := rs.tryReady(t, r); ok {
+		return i
+	}
+	if def >= 0 {
+		rs.unlockAll()
+		rs.release()
+		callFunc(cases[def])
+		return def
+	}
+	if len(rs.mons) == 0 {
+		t.Beat()
+		blockForever()
+	}
+	return rs.wait(t)
+}
+
+// prepare takes the recorded form of each case, and the monitors of their
+// channels, each once, in the order of their identities (so that selects
+// lock them in one order).
+func (rs *recSelect) prepare(t *record.Thread, cases []Case) {
 	for i := range cases {
 		c := cases[i]
 		if c.ch == nil {
@@ -607,6 +628,11 @@ func selectRecorded(t *record.Thread, cases []Case, def int) int {
 		mons[k] = recMonitor{mu, id}
 		rs.mons = mons
 	}
+}
+
+// tryReady commits one of the cases ready now, drawn at random, and
+// reports which. When none is, it returns with the monitors locked.
+func (rs *recSelect) tryReady(t *record.Thread, r record.Recorder) (int, bool) {
 	rc, sel := rs.rc, &rs.sel
 	for {
 		rs.lockAll()
@@ -618,7 +644,7 @@ func selectRecorded(t *record.Thread, cases []Case, def int) int {
 		}
 		rs.ready = ready
 		if len(ready) == 0 {
-			break
+			return 0, false
 		}
 		// A ready case whose partner another channel's operation claims
 		// meanwhile fails to commit: then the cases are looked at again.
@@ -639,20 +665,16 @@ func selectRecorded(t *record.Thread, cases []Case, def int) int {
 			t.Touch(x.loc())
 			rs.release()
 			x.finish(t)
-			return i
+			return i, true
 		}
 		rs.unlockAll()
 	}
-	if def >= 0 {
-		rs.unlockAll()
-		rs.release()
-		callFunc(cases[def])
-		return def
-	}
-	if len(rs.mons) == 0 {
-		t.Beat()
-		blockForever()
-	}
+}
+
+// wait queues the select on every case's channel, with the monitors
+// locked, and waits for a partner to complete one of them.
+func (rs *recSelect) wait(t *record.Thread) int {
+	rc, sel := rs.rc, &rs.sel
 	for i, c := range rc {
 		if c != nil {
 			c.queue(sel, i)

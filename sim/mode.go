@@ -15,7 +15,7 @@ import (
 type object struct {
 	c   *sched.Controller
 	id  uint32
-	run *record.Run
+	run *record.Session
 	loc *record.Loc
 }
 

@@ -260,7 +260,7 @@ func TestRecordCountsLikeControl(t *testing.T) {
 func recordMany(t *testing.T, n int, body func(t *testing.T) func()) {
 	t.Helper()
 	for i := 0; i < n; i++ {
-		res, _ := recordRun(t, body(t), record.Options{Seed: uint64(i), BlockTimeout: 10 * time.Second})
+		res, _ := recordRun(t, body(t), record.Options{Seed: uint64(i), StallTimeout: 10 * time.Second})
 		if res.Failure != nil {
 			t.Fatalf("run %d: %s: %s\n%s", i, res.Failure.Kind, res.Failure.Message, res.Failure.Stack)
 		}
@@ -525,7 +525,7 @@ func TestRecordDeadlock(t *testing.T) {
 		a, b := sim.NewChan[int](0), sim.NewChan[int](0)
 		sim.Go(func() { a.Recv() })
 		b.Recv()
-	}, nopRecorder{}, record.Options{Dir: t.TempDir(), BlockTimeout: 200 * time.Millisecond})
+	}, nopRecorder{}, record.Options{Dir: t.TempDir(), StallTimeout: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -240,7 +240,7 @@ func exploreTest(t *testing.T, body func(*T), cfg *config) {
 		show(t, x.first, false)
 		if cfg.explore {
 			t.Logf("weft: no failure in %d executions, %s (strategy %s, seed %#x, %s)",
-				x.executions, elapsed.Round(time.Millisecond), cfg.strategy, cfg.seed, workersOf(cfg))
+				x.executions, elapsed.Round(time.Millisecond), cfg.strategy, cfg.seed, workersOf(cfg, len(x.lost)))
 		}
 	case cfg.cont:
 		t.Logf("weft: %d distinct failures in %d executions, %s (%d more failures repeated them or saved schedules)",
@@ -259,12 +259,18 @@ func exploreTest(t *testing.T, body func(*T), cfg *config) {
 	}
 }
 
-// workersOf describes where the executions of an exploration ran.
-func workersOf(cfg *config) string {
-	if cfg.spawn == nil {
+// workersOf describes where the executions of an exploration ran, lost
+// of its worker processes having died or not started (their executions
+// ran in the test process).
+func workersOf(cfg *config, lost int) string {
+	n := cfg.exploreWorkers()
+	switch {
+	case cfg.spawn == nil:
 		return "in the test process"
+	case lost > 0:
+		return fmt.Sprintf("%d worker processes, %d lost: their executions ran in the test process", n, lost)
 	}
-	return fmt.Sprintf("%d worker processes", cfg.exploreWorkers())
+	return fmt.Sprintf("%d worker processes", n)
 }
 
 // saved is a Finding saved to the test's corpus, with its report.

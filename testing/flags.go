@@ -41,7 +41,7 @@ var (
 	flagRecordRuns    = flag.Int("record.runs", defaultRuns, "weft: with -record, free runs at most")
 	flagRecordLog     = flag.String("record.log", "", "weft: with -record, keep the logs of failing runs in this directory")
 	flagRecordLocks   = flag.Bool("record.lockorder", true, "weft: with -record, watch the order in which goroutines take sim.Mutexes (go-deadlock) and fail a run that inverts it")
-	flagRecordTimeout = flag.Duration("record.timeout", record.DefaultBlockTimeout, "weft: with -record, how long a run may make no progress before it is reported as deadlocked")
+	flagRecordTimeout = flag.Duration("record.timeout", record.DefaultStallTimeout, "weft: with -record, how long a run may make no progress before it is reported as deadlocked")
 )
 
 func init() {

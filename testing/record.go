@@ -90,7 +90,7 @@ func recordFind(body func(*T), cfg *config, progress func(time.Duration, int)) (
 			return nil, i, fmt.Errorf("weft: -record: %w", err)
 		}
 		res, err := record.Record(wrap(body, cfg, nil), rec, record.Options{
-			Name: cfg.name, Dir: tmp, BlockTimeout: cfg.recordTimeout, Seed: explore.Seed(cfg.seed, i), LockOrder: cfg.lockOrder})
+			Name: cfg.name, Dir: tmp, StallTimeout: cfg.recordTimeout, Seed: explore.Seed(cfg.seed, i), LockOrder: cfg.lockOrder})
 		if err != nil {
 			return nil, i + 1, fmt.Errorf("weft: -record: %w", err)
 		}

@@ -53,6 +53,9 @@ func build(workdir, cache string, a testArgs) (*setup, error) {
 		return nil, err
 	}
 	s := &setup{Packages: sel.skipped}
+	if err := s.dropUnloadable(pkgs, sel); err != nil {
+		return nil, err
+	}
 	r := &rewrite{
 		cache:     cache,
 		modcache:  modcache,
@@ -63,56 +66,8 @@ func build(workdir, cache string, a testArgs) (*setup, error) {
 		salt:      weftVersion(),
 		sitesSeen: map[string]bool{},
 	}
-	// A dependency that does not load is left as it is, and the packages
-	// that import it see it so.
-	byID := map[string]*packages.Package{}
-	byFile := map[string]*packages.Package{}
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		if byID[p.ID] == nil || len(p.Syntax) > 0 {
-			byID[p.ID] = p
-		}
-		for _, f := range p.CompiledGoFiles {
-			byFile[f] = p
-		}
-	})
-	for _, p := range pkgs {
-		path := strings.TrimSuffix(p.PkgPath, "_test")
-		if len(p.Errors) > 0 && sel.instrumented[path] {
-			if sel.local[path] {
-				return nil, fmt.Errorf("%s: %v", p.PkgPath, p.Errors[0])
-			}
-			delete(sel.instrumented, path)
-			s.Packages = append(s.Packages, fmt.Sprintf("%s: it does not load: %v", p.PkgPath, p.Errors[0]))
-		}
-	}
-	// The rewrite, with its safety net: every rewritten package is
-	// type-checked against the rewritten packages it imports.
-	res, err := instrument.Rewrite(pkgs, instrument.Config{
-		Instrument: func(path string) bool { return sel.instrumented[path] },
-		LeaveFile: func(file string) string {
-			if p := byFile[file]; p != nil && sel.skipsFile(p, file) {
-				return "-instrument.skip"
-			}
-			return ""
-		},
-	})
-	if err != nil {
+	if err := s.rewriteAll(r, pkgs, sel); err != nil {
 		return nil, err
-	}
-	for _, site := range res.Skips {
-		s.Sites = append(s.Sites, site.String())
-	}
-	for _, rp := range res.Packages {
-		if rp.Instrumented && rp.Whole != "" && !strings.Contains(rp.ID, " [") {
-			s.Packages = append(s.Packages, rp.PkgPath+": "+rp.Whole)
-		}
-		files := map[string][]byte{}
-		for _, f := range rp.Files {
-			files[f] = res.Files[f]
-		}
-		if err := r.place(byID[rp.ID], files); err != nil {
-			return nil, err
-		}
 	}
 	dirs := map[string]string{}
 	for path, c := range r.copies {
@@ -128,15 +83,83 @@ func build(workdir, cache string, a testArgs) (*setup, error) {
 	if s.Overlay, err = r.writeOverlay(); err != nil {
 		return nil, err
 	}
+	sort.Strings(s.Sites)
+	sort.Strings(s.Packages)
+	return s, nil
+}
+
+// dropUnloadable leaves a dependency that does not load as it is (the
+// packages that import it see it so), and fails for a package of the
+// user's own modules that does not.
+func (s *setup) dropUnloadable(pkgs []*packages.Package, sel *selection) error {
+	for _, p := range pkgs {
+		path := strings.TrimSuffix(p.PkgPath, "_test")
+		if len(p.Errors) > 0 && sel.instrumented[path] {
+			if sel.local[path] {
+				return fmt.Errorf("%s: %v", p.PkgPath, p.Errors[0])
+			}
+			delete(sel.instrumented, path)
+			s.Packages = append(s.Packages, fmt.Sprintf("%s: it does not load: %v", p.PkgPath, p.Errors[0]))
+		}
+	}
+	return nil
+}
+
+// rewriteAll rewrites the selected packages, with the safety net (every
+// rewritten package is type-checked against the rewritten packages it
+// imports), places their files in the overlay or in module copies, and
+// counts what the summary line reports: the packages instrumented, less
+// those the safety net left whole.
+func (s *setup) rewriteAll(r *rewrite, pkgs []*packages.Package, sel *selection) error {
+	byID := map[string]*packages.Package{}
+	byFile := map[string]*packages.Package{}
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		if byID[p.ID] == nil || len(p.Syntax) > 0 {
+			byID[p.ID] = p
+		}
+		for _, f := range p.CompiledGoFiles {
+			byFile[f] = p
+		}
+	})
+	res, err := instrument.Rewrite(pkgs, instrument.Config{
+		Instrument: func(path string) bool { return sel.instrumented[path] },
+		LeaveFile: func(file string) string {
+			if p := byFile[file]; p != nil && sel.skipsFile(p, file) {
+				return "-instrument.skip"
+			}
+			return ""
+		},
+	})
+	if err != nil {
+		return err
+	}
+	for _, site := range res.Skips {
+		s.Sites = append(s.Sites, site.String())
+	}
+	whole := map[string]bool{}
+	for _, rp := range res.Packages {
+		if rp.Instrumented && rp.Whole != "" && !strings.Contains(rp.ID, " [") {
+			s.Packages = append(s.Packages, rp.PkgPath+": "+rp.Whole)
+			whole[rp.PkgPath] = true
+		}
+		files := map[string][]byte{}
+		for _, f := range rp.Files {
+			files[f] = res.Files[f]
+		}
+		if err := r.place(byID[rp.ID], files); err != nil {
+			return err
+		}
+	}
 	for path := range sel.instrumented {
+		if whole[path] {
+			continue // counted among the packages skipped
+		}
 		s.Instrumented++
 		if !sel.local[path] {
 			s.Deps++
 		}
 	}
-	sort.Strings(s.Sites)
-	sort.Strings(s.Packages)
-	return s, nil
+	return nil
 }
 
 // loadFlags returns the go test flags that go list needs to see the files
