@@ -42,7 +42,8 @@ func TestGoTestContinue(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go test")
 	}
-	t.Parallel()
+	// Not in parallel: its go test runs would starve the timed checks of
+	// the parallel tests (TestBlockingOutsideTheControllerIsReported).
 	dir := gotestModule(t)
 	out := t.TempDir()
 	js, html, prof := filepath.Join(out, "run.json"), filepath.Join(out, "html"), filepath.Join(out, "prof.pb.gz")
@@ -118,7 +119,8 @@ func TestGoTestShards(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go test")
 	}
-	t.Parallel()
+	// Not in parallel: its go test runs would starve the timed checks of
+	// the parallel tests (TestBlockingOutsideTheControllerIsReported).
 	dir := gotestModule(t)
 	total := 0
 	for i, shard := range []string{"0/3", "1/3", "2/3"} {
@@ -144,7 +146,8 @@ func TestGoTestInterrupt(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go test")
 	}
-	t.Parallel()
+	// Not in parallel: its go test runs would starve the timed checks of
+	// the parallel tests (TestBlockingOutsideTheControllerIsReported).
 	dir := gotestModule(t)
 	bin := filepath.Join(t.TempDir(), "nightly.test")
 	build := exec.Command("go", "test", "-c", "-o", bin, "./nightly")
