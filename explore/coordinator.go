@@ -43,13 +43,15 @@ type coordinator struct {
 	running   int             // chunks handed out and not finished
 	judging   bool            // Accept is running
 	done      bool
-	ran       int      // executions run, runs again included
-	procs     []Worker // the worker processes, for closing them
-	helpers   int      // worker processes running or starting
-	oneProc   bool     // start worker processes with GOMAXPROCS=1
-	differs   bool     // a worker process ran an execution differently: no more of them
-	probe     []uint64 // the hashes of the calling process's first executions
-	judged    int      // failures judged
+	ran       int             // executions run, runs again included
+	procs     []Worker        // the worker processes, for closing them
+	helpers   int             // worker processes running or starting
+	oneProc   bool            // start worker processes with GOMAXPROCS=1
+	differs   bool            // a worker process ran an execution differently: no more of them
+	probe     []uint64        // the hashes of the calling process's first executions
+	judged    int             // failures judged
+	known     map[string]bool // Config.Continue: the signatures judged, and Known
+	stopping  bool            // Config.Stop is closed
 	sum       Summary
 }
 
@@ -72,8 +74,9 @@ const minOvertime = time.Second
 
 func newCoordinator(body func(), cfg Config) *coordinator {
 	co := &coordinator{
-		cfg:     cfg,
-		plan:    Plan{Strategy: cfg.Strategy, Seed: cfg.Seed, Depth: cfg.Depth, Lag: cfg.Lag, Options: cfg.Options},
+		cfg: cfg,
+		plan: Plan{Strategy: cfg.Strategy, Seed: cfg.Seed, Depth: cfg.Depth, Lag: cfg.Lag, Options: cfg.Options,
+			Shard: cfg.Shard, Shards: cfg.Shards},
 		body:    body,
 		start:   time.Now(),
 		limit:   cfg.Iterations,
@@ -88,8 +91,22 @@ func newCoordinator(body func(), cfg Config) *coordinator {
 		co.deadline = co.start.Add(cfg.Duration)
 		co.overtime = co.deadline.Add(max(cfg.Duration/10, minOvertime))
 	}
+	if cfg.Continue {
+		co.known = map[string]bool{}
+		for _, sig := range cfg.Known {
+			co.learn(sig)
+		}
+	}
 	co.cond = sync.NewCond(&co.mu)
 	return co
+}
+
+// learn adds a signature to those a continued exploration only counts.
+func (co *coordinator) learn(sig string) {
+	if !co.known[sig] {
+		co.known[sig] = true
+		co.plan.Known = append(co.plan.Known[:len(co.plan.Known):len(co.plan.Known)], sig)
+	}
 }
 
 func (co *coordinator) run() Summary {
@@ -104,6 +121,7 @@ func (co *coordinator) run() Summary {
 		co.work(&local{body: co.body, executed: co.executed}, true)
 	})
 	stopProgress := co.progress()
+	stopWatching := co.watchStop()
 
 	co.mu.Lock()
 	for !co.done {
@@ -120,8 +138,12 @@ func (co *coordinator) run() Summary {
 	closing.Wait()
 	wg.Wait()
 	stopProgress()
+	stopWatching()
 
 	co.sum.Executions = co.committed
+	if co.sum.Stopped {
+		co.sum.Executions = co.ran // the executions between the finished chunks did not run
+	}
 	co.sum.Elapsed = time.Since(co.start)
 	return co.sum
 }
@@ -201,12 +223,12 @@ func (co *coordinator) check(w Worker, oneProc bool) (end int, ran bool) {
 		co.cond.Wait()
 	}
 	n := min(len(co.probe), co.committed, co.limit)
-	done := co.done
+	done, plan := co.done, co.plan
 	co.mu.Unlock()
 	if done || n == 0 {
 		return ended, false
 	}
-	r, err := w.Run(Chunk{Plan: co.plan, Start: 0, Count: n, Deadline: co.overtime, Hashes: true})
+	r, err := w.Run(Chunk{Plan: plan, Start: 0, Count: n, Deadline: co.overtime, Hashes: true})
 	co.mu.Lock()
 	defer co.mu.Unlock()
 	switch {
@@ -297,13 +319,20 @@ func (co *coordinator) take(size int, local bool) (Chunk, bool) {
 		if local {
 			turn = co.next < probeSize || co.helpers == 0
 		}
-		if !co.judging && turn {
+		if co.stopping && !co.judging {
+			if co.running == 0 {
+				co.drain()
+				co.done = true
+				co.cond.Broadcast()
+				return Chunk{}, false
+			}
+		} else if !co.judging && turn {
 			if c, ok := co.nextChunk(size); ok {
 				co.running++
 				return c, true
 			}
 			if co.running == 0 {
-				co.settle()
+				co.settleLate()
 				co.done = true
 				co.cond.Broadcast()
 				return Chunk{}, false
@@ -354,10 +383,16 @@ func (co *coordinator) nextChunk(size int) (Chunk, bool) {
 }
 
 // stop is the lowest index of a failure known and not yet committed, or
-// the iteration budget if there is none.
+// the iteration budget if there is none. A continued exploration does not
+// stop at failures: only past the deadline, where what their commit needs
+// still runs.
 func (co *coordinator) stop() (stop int, failing bool) {
 	stop = co.limit
 	for _, o := range co.pending {
+		if co.cfg.Continue {
+			failing = failing || o.r.Failure != nil
+			continue
+		}
 		if o.r.Failure != nil && o.r.Failure.Iteration < stop {
 			stop, failing = o.r.Failure.Iteration, true
 		}
@@ -478,33 +513,96 @@ func (co *coordinator) commit() {
 		}
 		co.committed += o.r.Ran
 		co.prefix = max(co.prefix, o.r.Decisions)
-		if co.sum.KeptRunning == nil {
-			co.sum.KeptRunning = o.r.KeptRunning
+		co.settle(o)
+	}
+}
+
+// settle takes in a committed chunk's result: its note of goroutines kept
+// running, its repeats, and its failure, judged. Called with co.mu held;
+// Accept runs without it.
+func (co *coordinator) settle(o outcome) {
+	if co.sum.KeptRunning == nil {
+		co.sum.KeptRunning = o.r.KeptRunning
+	}
+	co.sum.Repeats += o.r.Repeats
+	f := o.r.Failure
+	if f == nil {
+		return
+	}
+	if co.cfg.Continue {
+		sig := "crash"
+		if f.Result != nil {
+			sig = f.Result.Failure.Signature()
 		}
-		f := o.r.Failure
-		if f == nil {
-			continue
-		}
-		co.judging = true
-		co.judged++
-		co.mu.Unlock()
-		ok = co.cfg.Accept == nil || co.cfg.Accept(f)
-		co.mu.Lock()
-		co.judging = false
-		if ok {
-			co.sum.Finding = f
-			co.done = true
+		if co.known[sig] {
+			co.sum.Repeats++
 			return
 		}
+		co.learn(sig)
+	}
+	co.judging = true
+	co.judged++
+	co.mu.Unlock()
+	ok := co.cfg.Accept == nil || co.cfg.Accept(f)
+	co.mu.Lock()
+	co.judging = false
+	switch {
+	case co.cfg.Continue:
+	case ok:
+		co.sum.Finding = f
+		co.done = true
+	default:
 		co.sum.Rejected = append(co.sum.Rejected, f)
 	}
 }
 
-// settle judges the failures left uncommitted once nothing more runs: the
-// overtime ended before every execution below them ran. They are judged
-// lowest first, as commit would have. Called with co.mu held and nothing
-// running; Accept runs without it.
-func (co *coordinator) settle() {
+// drain settles the chunks finished above the committed prefix, in index
+// order, as if the executions between had passed: the exploration stops
+// early (Config.Stop), and nothing more runs. Called with co.mu held.
+func (co *coordinator) drain() {
+	co.sum.Stopped = true
+	starts := make([]int, 0, len(co.pending))
+	for s := range co.pending {
+		starts = append(starts, s)
+	}
+	slices.Sort(starts)
+	for _, s := range starts {
+		if co.done {
+			return
+		}
+		o := co.pending[s]
+		delete(co.pending, s)
+		co.committed = max(co.committed, s+o.r.Ran)
+		co.settle(o)
+	}
+}
+
+// watchStop marks the exploration as stopping once Config.Stop closes,
+// until the returned function is called.
+func (co *coordinator) watchStop() func() {
+	if co.cfg.Stop == nil {
+		return func() {}
+	}
+	end := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		select {
+		case <-co.cfg.Stop:
+			co.mu.Lock()
+			co.stopping = true
+			co.cond.Broadcast()
+			co.mu.Unlock()
+		case <-end:
+		}
+	})
+	return func() { close(end); wg.Wait() }
+}
+
+// settleLate judges the failures left uncommitted once nothing more runs:
+// the overtime ended before every execution below them ran. They are
+// judged lowest first, as commit would have. Called with co.mu held and
+// nothing running; Accept runs without it.
+func (co *coordinator) settleLate() {
 	var starts []int
 	for start, o := range co.pending {
 		if o.r.Failure != nil {
@@ -513,20 +611,16 @@ func (co *coordinator) settle() {
 	}
 	slices.Sort(starts)
 	for _, start := range starts {
-		f := co.pending[start].r.Failure
-		delete(co.pending, start)
-		co.sum.Notes = append(co.sum.Notes, fmt.Sprintf("the budget ended before every execution below execution %d ran: its failure is judged without them", f.Iteration))
-		co.judging = true
-		co.judged++
-		co.mu.Unlock()
-		ok := co.cfg.Accept == nil || co.cfg.Accept(f)
-		co.mu.Lock()
-		co.judging = false
-		if ok {
-			co.sum.Finding = f
+		if co.done {
 			return
 		}
-		co.sum.Rejected = append(co.sum.Rejected, f)
+		o := co.pending[start]
+		delete(co.pending, start)
+		judged := co.judged
+		co.settle(o)
+		if co.judged > judged {
+			co.sum.Notes = append(co.sum.Notes, fmt.Sprintf("the budget ended before every execution below execution %d ran: its failure is judged without them", o.r.Failure.Iteration))
+		}
 	}
 }
 

@@ -85,6 +85,26 @@ type Config struct {
 	// it; false goes on, looking for another one (a failure that does not
 	// replay is not the one to report). Nil accepts every failure.
 	Accept func(*Finding) bool
+	// Continue makes the exploration go on past failures until the budget
+	// ends, as a nightly run does: Accept judges the first failure of each
+	// signature, in index order, and its answer ends nothing; a later
+	// failure with a signature already judged, or one of Known, is only
+	// counted (Summary.Repeats), and the worker that met it goes on.
+	Continue bool
+	// Known are signatures of failures a continued exploration does not
+	// judge: the failures its test's corpus already holds.
+	Known []string
+	// Shard and Shards split the seed space among independent explorations
+	// (processes, machines): with Shards > 1, execution i runs with the
+	// seed of execution i*Shards+Shard of the whole exploration, so that
+	// the shards of one base seed run disjoint sets of executions, which
+	// together make the whole (PCT's change points, which depend on the
+	// executions before, aside).
+	Shard, Shards int
+	// Stop, when closed, ends the exploration early: no execution starts
+	// any more, the chunks running finish, and the failures found so far
+	// are judged in index order, as the budget's end would have them.
+	Stop <-chan struct{}
 	// Executed, if set, sees every execution the calling process runs
 	// (not those of worker processes), in the calling process.
 	Executed func(i int, r *sched.Result)
@@ -128,6 +148,11 @@ type Summary struct {
 	// returned in the first execution that had any (see
 	// sched.Result.KeptRunning): no failure, but worth a line in the log.
 	KeptRunning []sched.Waiting
+	// Repeats counts the failures of a continued exploration (Config.Continue)
+	// with a signature already judged or known.
+	Repeats int
+	// Stopped is set when Config.Stop ended the exploration.
+	Stopped bool
 }
 
 // lagOf returns the largest lag of an exploration configured with lag
@@ -161,6 +186,9 @@ func Run(body func(), cfg Config) (Summary, error) {
 	}
 	if cfg.Iterations <= 0 && cfg.Duration <= 0 {
 		return Summary{}, fmt.Errorf("explore: no budget: set Iterations or Duration")
+	}
+	if cfg.Shards > 1 && (cfg.Shard < 0 || cfg.Shard >= cfg.Shards) {
+		return Summary{}, fmt.Errorf("explore: shard %d of %d: want 0 to %d", cfg.Shard, cfg.Shards, cfg.Shards-1)
 	}
 	return newCoordinator(body, cfg).run(), nil
 }

@@ -14,6 +14,9 @@ type MinimizeConfig struct {
 	Duration time.Duration // wall time at most; 0 means one minute (RunawayTime for a runaway)
 	Options  sched.Options
 	Lag      time.Duration // the exploration's largest lag (Config.Lag): how early a replayed clock choice may fire a timer
+	// Stop, when closed, ends the minimization with the smallest failing
+	// execution found so far (an interrupted run saves what it can).
+	Stop <-chan struct{}
 }
 
 // RunawayTime bounds the minimization of a runaway: each replay runs the
@@ -61,7 +64,14 @@ func Minimize(body func(), failing *sched.Result, cfg MinimizeConfig) Minimized 
 	sig := failing.Failure.Signature()
 	best := failing
 	m := Minimized{Before: failing.Schedule.Preemptions()}
-	budget := func() bool { return m.Runs < cfg.MaxRuns && time.Now().Before(deadline) }
+	budget := func() bool {
+		select {
+		case <-cfg.Stop:
+			return false
+		default:
+		}
+		return m.Runs < cfg.MaxRuns && time.Now().Before(deadline)
+	}
 	try := func(s sched.Schedule) bool {
 		m.Runs++
 		r := Execute(body, Follow(s, WithLag(lagOf(cfg.Lag))), cfg.Options)

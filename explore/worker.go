@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"slices"
 	"sync"
 	"time"
 
@@ -45,6 +46,22 @@ type Plan struct {
 	Depth    int
 	Lag      time.Duration // Config.Lag
 	Options  sched.Options
+	// Shard and Shards are Config's: which executions of the whole
+	// exploration this one runs.
+	Shard, Shards int
+	// Known are the signatures of failures that do not end a chunk
+	// (Config.Continue): an execution that fails with one is counted in
+	// ChunkResult.Repeats, and the chunk goes on.
+	Known []string
+}
+
+// seed returns the seed of execution i: that of execution i*Shards+Shard of
+// the whole exploration.
+func (p Plan) seed(i int) uint64 {
+	if p.Shards > 1 {
+		return Seed(p.Seed, i*p.Shards+p.Shard)
+	}
+	return Seed(p.Seed, i)
 }
 
 // A ChunkResult is what a worker reports of a Chunk.
@@ -62,6 +79,9 @@ type ChunkResult struct {
 	// KeptRunning is the first non-empty sched.Result.KeptRunning of the
 	// chunk's executions.
 	KeptRunning []sched.Waiting
+	// Repeats counts the executions that failed with a signature of
+	// Plan.Known.
+	Repeats int
 }
 
 // runChunk runs c's executions of body in the calling process. executed,
@@ -75,7 +95,7 @@ func runChunk(body func(), c Chunk, executed func(int, *sched.Result)) ChunkResu
 			break
 		}
 		i := c.Start + k
-		seed := Seed(c.Plan.Seed, i)
+		seed := c.Plan.seed(i)
 		strat, _ := New(c.Plan.Strategy, seed, c.Plan.Depth, est, WithLag(lagOf(c.Plan.Lag)))
 		r := Execute(body, strat, c.Plan.Options)
 		res.Ran++
@@ -90,7 +110,9 @@ func runChunk(body func(), c Chunk, executed func(int, *sched.Result)) ChunkResu
 		if executed != nil {
 			executed(i, r)
 		}
-		if r.Failure != nil {
+		if r.Failure != nil && len(c.Plan.Known) > 0 && slices.Contains(c.Plan.Known, r.Failure.Signature()) {
+			res.Repeats++
+		} else if r.Failure != nil {
 			res.Failure = newFinding(c.Plan, i, est)
 			res.Failure.Result = r
 			break
@@ -102,7 +124,7 @@ func runChunk(body func(), c Chunk, executed func(int, *sched.Result)) ChunkResu
 }
 
 func newFinding(p Plan, i, steps int) *Finding {
-	f := &Finding{Iteration: i, Seed: Seed(p.Seed, i), Strategy: p.Strategy, Depth: p.Depth, Steps: steps}
+	f := &Finding{Iteration: i, Seed: p.seed(i), Strategy: p.Strategy, Depth: p.Depth, Steps: steps}
 	if !usesPCT(p.Strategy, f.Seed) {
 		f.Depth, f.Steps = 0, 0
 	}

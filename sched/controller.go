@@ -75,6 +75,9 @@ type Options struct {
 	// costs about a microsecond an event. An execution of more than
 	// MaxTrace events keeps its last MaxTrace.
 	Trace bool
+	// Stacks, with Trace, records the call stack of every traced event in
+	// Event.Stack, for profiles (see package internal/contention).
+	Stacks bool
 	// Name labels the execution's goroutines in profiles, e.g. the test's
 	// name.
 	Name string
@@ -165,6 +168,12 @@ type Event struct {
 	Op   string
 	Obj  uint32 // the object operated on, numbered in order of first use; 0 for none
 	Site string // file:line of the user code that performed the operation
+	// At is the virtual time of the event, since the execution's start.
+	At time.Duration
+	// Stack holds the program counters of the goroutine's stack at the
+	// event, innermost first (as runtime.Callers returns them), with
+	// Options.Stacks; weft's own frames are among them.
+	Stack []uintptr
 }
 
 var execSeq atomic.Uint64
@@ -260,12 +269,14 @@ type choice struct {
 }
 
 type tracePoint struct {
-	g    *G
-	n    int
-	ops  int
-	op   *Op
-	obj  uint32
-	site string
+	g     *G
+	n     int
+	ops   int
+	op    *Op
+	obj   uint32
+	site  string
+	at    int64
+	stack []uintptr
 }
 
 // A G is a controlled goroutine.
@@ -615,8 +626,13 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, poll pollKind) {
 	c.mix(uint64(g.idx)<<32 ^ uint64(obj))
 	c.mix(op.hash)
 	if c.trace != nil {
+		p := tracePoint{g: g, n: g.n, ops: g.ops, op: op, obj: obj, at: c.now}
+		if c.opts.Stacks {
+			p.stack = callers(1)
+		}
 		g.site = CallerSite(1)
-		c.record(tracePoint{g: g, n: g.n, ops: g.ops, op: op, obj: obj, site: g.site})
+		p.site = g.site
+		c.record(p)
 	}
 	if race.Enabled && c.raceCheck(g) {
 		runtime.Goexit()
@@ -1102,7 +1118,8 @@ func (c *Controller) result() *Result {
 		}
 		for i := range c.trace {
 			p := c.trace[(first+i)%len(c.trace)]
-			r.Trace[i] = Event{G: p.g.id, N: p.n, Ops: p.ops, Op: p.op.String(), Obj: p.obj, Site: p.site}
+			r.Trace[i] = Event{G: p.g.id, N: p.n, Ops: p.ops, Op: p.op.String(), Obj: p.obj, Site: p.site,
+				At: time.Duration(p.at), Stack: p.stack}
 		}
 		r.Schedule.annotate(r.Trace)
 	}

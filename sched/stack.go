@@ -98,6 +98,20 @@ func CallerSite(skip int) string {
 	}
 }
 
+// callers returns the program counters of the calling goroutine's stack,
+// innermost first, skipping skip frames first, in a slice of its own.
+//
+//go:norace
+func callers(skip int) []uintptr {
+	var pcs [64]uintptr
+	n := runtime.Callers(skip+2, pcs[:])
+	out := make([]uintptr, n)
+	for i := range n {
+		out[i] = pcs[i]
+	}
+	return out
+}
+
 // userSite returns the file:line of the innermost user frame of a stack
 // dump block, and the block's frames without weft's internal ones and
 // without the runtime's goroutine header, whose state would only show

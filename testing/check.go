@@ -3,10 +3,14 @@ package weft
 import (
 	"flag"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -44,15 +48,26 @@ func Check(t *testing.T, body func(*T), opts ...Option) {
 	}
 	corpusFails := false
 	for _, f := range files {
+		var sig string
 		ok := t.Run(f.ID, func(t *testing.T) {
 			t.Helper()
 			if f.Err != nil {
 				t.Fatalf("weft: malformed corpus entry: %v", f.Err)
 			}
-			replayEntry(t, body, cfg.in(t), f)
+			sig = replayEntry(t, body, cfg.in(t), f)
 		})
 		// A malformed file is reported, but is no saved failure.
-		corpusFails = corpusFails || (!ok && f.Err == nil)
+		if !ok && f.Err == nil {
+			corpusFails = true
+			if sig != "" && !slices.Contains(cfg.known, sig) {
+				cfg.known = append(cfg.known, sig)
+			}
+		}
+	}
+	if cfg.explore && cfg.cont {
+		// A continued exploration (a nightly run) goes on past the saved
+		// failures, which it does not save again.
+		corpusFails = false
 	}
 	if cfg.inline {
 		// An instrumented test explores in the test itself, so that
@@ -125,9 +140,14 @@ func selectsEntry(files []corpus.File) bool {
 	return false
 }
 
-func replayEntry(t *testing.T, body func(*T), cfg *config, f corpus.File) {
+// replayEntry replays a saved schedule as a subtest, and returns the
+// signature of its failure, "" if it passed.
+func replayEntry(t *testing.T, body func(*T), cfg *config, f corpus.File) string {
 	t.Helper()
 	r, drift, last := replay(body, f.Entry.Schedule, cfg)
+	if err := writeTimelineJSON(r, f); err != nil {
+		t.Error(err)
+	}
 	for _, d := range drift {
 		t.Logf("weft: drift: %s", d)
 	}
@@ -139,7 +159,7 @@ func replayEntry(t *testing.T, body func(*T), cfg *config, f corpus.File) {
 			t.Skipf("weft: %s was saved for a data race (%s); only the race detector reports it: replay it with %s -race",
 				f.Path, f.Entry.Failure, cfg.command)
 		}
-		return
+		return ""
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "weft: the saved schedule %s fails\n", f.Path)
@@ -149,18 +169,48 @@ func replayEntry(t *testing.T, body func(*T), cfg *config, f corpus.File) {
 	}
 	writeTimeline(&b, r)
 	t.Error(strings.TrimRight(b.String(), "\n"))
+	return r.Failure.Signature()
 }
 
 func exploreTest(t *testing.T, body func(*T), cfg *config) {
 	t.Helper()
-	var progress func(time.Duration, int)
 	if cfg.explore {
-		progress = func(elapsed time.Duration, n int) {
-			fmt.Printf("weft: %s: elapsed: %v, execs: %d (%.0f/sec)\n", cfg.name, elapsed.Round(time.Second), n, float64(n)/elapsed.Seconds())
+		if interrupted() {
+			t.Skip("weft: not explored: the run was interrupted (SIGINT or SIGTERM)")
+		}
+		cfg.stop, cfg.hurry = watchSignals()
+		if cfg.shards > 1 && cfg.exploreIters > 0 && cfg.exploreConfig().Iterations == 0 {
+			t.Logf("weft: shard %d of %d has none of the %d executions to explore", cfg.shard, cfg.shards, cfg.exploreIters)
+			return
 		}
 	}
+	rec := newRecord(cfg)
+	var failures atomic.Int64
+	var progress func(time.Duration, int)
+	if cfg.explore && !cfg.quiet {
+		progress = func(elapsed time.Duration, n int) {
+			fmt.Printf("weft: %s: elapsed: %v, execs: %d (%.0f/sec), failures: %d\n",
+				cfg.name, elapsed.Round(time.Second), n, float64(n)/elapsed.Seconds(), failures.Load())
+		}
+	}
+	// A continued exploration judges its failures while it goes on: each
+	// is saved at once, and reported once the exploration is over, from
+	// the test's goroutine.
+	var mu sync.Mutex
+	var reports []saved
+	found := func(f *Finding) {
+		failures.Add(1)
+		if profiling() && f.Final != nil {
+			profileBuilder().AddPreemptions(cfg.name, f.Final)
+		}
+		s := save(f, cfg)
+		mu.Lock()
+		defer mu.Unlock()
+		addFailure(&rec, f, cfg, s.path, s.page)
+		reports = append(reports, s)
+	}
 	start := time.Now()
-	x, err := find(body, cfg, progress)
+	x, err := find(body, cfg, progress, found)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,15 +225,38 @@ func exploreTest(t *testing.T, body func(*T), cfg *config) {
 			t.Logf("weft: %s", strings.TrimRight(l, "\n"))
 		}
 	}
-	if x.finding == nil {
+	elapsed := time.Since(start)
+	if x.finding != nil {
+		found(x.finding)
+	}
+	for _, s := range reports {
+		s.report(t)
+	}
+	switch {
+	case x.stopped:
+		t.Logf("weft: interrupted (SIGINT or SIGTERM) after %d executions, %s: %d failures found, saved and reported",
+			x.executions, elapsed.Round(time.Millisecond), failures.Load())
+	case failures.Load() == 0:
 		show(t, x.first, false)
 		if cfg.explore {
 			t.Logf("weft: no failure in %d executions, %s (strategy %s, seed %#x, %s)",
-				x.executions, time.Since(start).Round(time.Millisecond), cfg.strategy, cfg.seed, workersOf(cfg, len(x.lost)))
+				x.executions, elapsed.Round(time.Millisecond), cfg.strategy, cfg.seed, workersOf(cfg, len(x.lost)))
 		}
+	case cfg.cont:
+		t.Logf("weft: %d distinct failures in %d executions, %s (%d more failures repeated them or saved schedules)",
+			failures.Load(), x.executions, elapsed.Round(time.Millisecond), x.repeats)
+	}
+	if !cfg.explore {
 		return
 	}
-	saveAndReport(t, x.finding, cfg)
+	if profiling() {
+		sampleProfile(body, cfg, x)
+	}
+	rec.Executions, rec.ElapsedSeconds, rec.Interrupted = x.executions, elapsed.Seconds(), x.stopped
+	rec.ExecutionsPerSecond = float64(x.executions) / max(elapsed.Seconds(), 1e-9)
+	if err := publish(rec, cfg, x.stopped); err != nil {
+		t.Error(err)
+	}
 }
 
 // workersOf describes where the executions of an exploration ran, lost
@@ -200,17 +273,57 @@ func workersOf(cfg *config, lost int) string {
 	return fmt.Sprintf("%d worker processes", n)
 }
 
-// saveAndReport saves a Finding to the test's corpus, unless it does not
-// replay identically, and fails the test with its report.
+// saved is a Finding saved to the test's corpus, with its report.
+type saved struct {
+	f    *Finding
+	path string // the saved entry's path; "" if not saved
+	page string // its timeline's path (-explore.html); "" for none
+	text string // the report
+}
+
+// save saves a Finding to the test's corpus, unless it does not replay
+// identically, with its timeline if asked, and writes its report.
+func save(f *Finding, cfg *config) saved {
+	if f.Entry == nil {
+		return saved{f: f, text: strings.TrimRight(report(f, cfg, "", nil), "\n")}
+	}
+	path, werr := corpus.Write(cfg.dir, f.Entry)
+	s := saved{f: f, path: path, text: report(f, cfg, path, werr)}
+	if werr != nil {
+		s.path = ""
+	}
+	page, err := writeHTML(f, cfg, corpus.ID(f.Entry.Marshal()))
+	switch {
+	case err != nil:
+		s.text += fmt.Sprintf("  timeline: %v\n", err)
+	case page != "":
+		s.text += fmt.Sprintf("  timeline: %s\n", fileURL(page))
+		s.page = page
+	}
+	s.text = strings.TrimRight(s.text, "\n")
+	return s
+}
+
+// report fails the test with the report of a saved Finding, after what its
+// final replay wrote.
+func (s saved) report(t *testing.T) {
+	t.Helper()
+	if s.f.Entry != nil {
+		show(t, s.f.out, true)
+	}
+	t.Error(s.text)
+}
+
+// saveAndReport saves a Finding and fails the test with its report.
 func saveAndReport(t *testing.T, f *Finding, cfg *config) {
 	t.Helper()
-	if f.Entry == nil {
-		t.Error(strings.TrimRight(report(f, cfg, "", nil), "\n"))
-		return
-	}
-	show(t, f.out, true)
-	path, werr := corpus.Write(cfg.dir, f.Entry)
-	t.Error(strings.TrimRight(report(f, cfg, path, werr), "\n"))
+	save(f, cfg).report(t)
+}
+
+// fileURL is the file: URL of an absolute path, which terminals show as a
+// link.
+func fileURL(path string) string {
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
 }
 
 // savedKind returns the kind of failure e was saved for; 0 if its

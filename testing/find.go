@@ -66,7 +66,7 @@ func Find(body func(*T), opts ...Option) (*Finding, error) {
 	if err != nil {
 		return nil, err
 	}
-	x, err := find(body, cfg, nil)
+	x, err := find(body, cfg, nil, nil)
 	return x.finding, err
 }
 
@@ -80,14 +80,22 @@ type exploration struct {
 	lost       []string
 	notes      []string
 	kept       []sched.Waiting // goroutines that kept running after the test returned
+	repeats    int             // failures of a continued exploration that repeated an earlier one
+	stopped    bool            // a signal ended the exploration
+	// estimate is the most decisions of the failing executions, for
+	// rerunning executions with PCT (profiles).
+	estimate int
 }
 
 // find runs the pipeline: explore, and judge each failing execution in
 // turn (replay, minimize, verify, trace) until one replays identically.
-// Of the failures that do not replay, the first maxUnreplayed are kept for
-// the report, and the others counted: a test that depends on something weft
-// does not control can fail in every execution.
-func find(body func(*T), cfg *config, progress func(time.Duration, int)) (exploration, error) {
+// A continued exploration (-explore.continue) judges the first failure of
+// each signature and hands each to found as it is judged, and goes on
+// until its budget ends; its exploration has no finding. Of the failures
+// that do not replay, the first maxUnreplayed are kept for the report, and
+// the others counted: a test that depends on something weft does not
+// control can fail in every execution.
+func find(body func(*T), cfg *config, progress func(time.Duration, int), found func(*Finding)) (exploration, error) {
 	var (
 		x        exploration
 		accepted *Finding
@@ -102,21 +110,27 @@ func find(body func(*T), cfg *config, progress func(time.Duration, int)) (explor
 			x.first = t.out
 		}
 	}
-	ec.Accept = func(found *explore.Finding) bool {
-		f := judge(body, cfg, found, found.Iteration+1)
-		if f.Nondeterminism != nil {
+	ec.Accept = func(f *explore.Finding) bool {
+		x.estimate = max(x.estimate, f.Steps)
+		j := judge(body, cfg, f, f.Iteration+1)
+		if ec.Continue {
+			found(j)
+			return false
+		}
+		if j.Nondeterminism != nil {
 			if len(rejected) < maxUnreplayed {
-				rejected = append(rejected, f)
+				rejected = append(rejected, j)
 			} else {
 				unlisted++
 			}
 			return false
 		}
-		accepted = f
+		accepted = j
 		return true
 	}
 	sum, err := explore.Run(wrap(body, cfg, &last), ec)
 	x.executions, x.lost, x.notes, x.kept = sum.Executions, sum.Lost, sum.Notes, sum.KeptRunning
+	x.repeats, x.stopped = sum.Repeats, sum.Stopped
 	if err != nil {
 		return x, err
 	}
@@ -162,7 +176,7 @@ func judge(body func(*T), cfg *config, found *explore.Finding, executions int) *
 			return f
 		}
 	}
-	m := explore.Minimize(plain, found.Result, explore.MinimizeConfig{Options: opts, Lag: cfg.lag})
+	m := explore.Minimize(plain, found.Result, explore.MinimizeConfig{Options: opts, Lag: cfg.lag, Stop: cfg.hurry})
 	if !blocked {
 		if _, err := explore.Verify(plain, m.Result.Schedule, m.Result, 2, opts, cfg.followOpts()...); err != nil {
 			// The shorter schedule does not replay identically: the one
@@ -181,7 +195,7 @@ func judge(body func(*T), cfg *config, found *explore.Finding, executions int) *
 	// the hash must still agree.
 	var last atomic.Pointer[T]
 	traced := opts
-	traced.Trace = true
+	traced.Trace, traced.Stacks = true, profiling()
 	final := explore.Execute(wrap(body, cfg, &last), explore.Follow(m.Result.Schedule, cfg.followOpts()...), traced)
 	if !blocked && (final.Failure.Signature() != m.Result.Failure.Signature() || final.Hash != m.Result.Hash) {
 		f.Nondeterminism = fmt.Errorf("the traced replay did not fail the same way: %s (event hash %#x) where the original gave %s (event hash %#x)",

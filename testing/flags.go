@@ -3,6 +3,9 @@ package weft
 import (
 	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -26,6 +29,13 @@ var (
 	flagMaxSteps     = flag.Int("explore.maxsteps", sched.DefaultMaxSteps, "weft: events per execution before it fails as a runaway")
 	flagLag          = flag.Duration("explore.lag", explore.DefaultLag, "weft: how far ahead of the work the clock may run, firing timers while goroutines that could run have not (0: only when due)")
 	flagStrictLeaks  = flag.Bool("explore.strictleaks", false, "weft: fail a test whose goroutines kept running after it returned, as goleak would")
+	flagContinue     = flag.Bool("explore.continue", false, "weft: with -explore, go on after a failure until the budget ends, minimizing and saving each distinct failure (by signature) once")
+	flagShard        = flag.String("explore.shard", "", "weft: with -explore, explore part I of N of the seed space, as I/N (0 ≤ I < N): N processes or machines with the same -explore.seed explore disjoint executions")
+	flagQuiet        = flag.Bool("explore.quiet", false, "weft: with -explore, print no progress line")
+	flagJSON         = flag.String("explore.json", "", "weft: write a JSON report of the explorations to this file (relative to the package's directory)")
+	flagProfile      = flag.String("explore.profile", "", "weft: write a pprof profile of where the explored executions spent their events and where failing schedules preempted to this file")
+	flagHTML         = &htmlFlag{}
+	flagTimeline     = flag.String("explore.timeline", "", "weft: internal, set by weft show: write the timeline of the saved schedule replayed to this file, as JSON")
 
 	flagRecord        = flag.String("record", "", "weft: run the test free (truly parallel) and record each run with this recorder: "+strings.Join(record.Algorithms(), ", ")+"; a failing run is replayed from its log, minimized and saved")
 	flagRecordRuns    = flag.Int("record.runs", defaultRuns, "weft: with -record, free runs at most")
@@ -33,6 +43,39 @@ var (
 	flagRecordLocks   = flag.Bool("record.lockorder", true, "weft: with -record, watch the order in which goroutines take sim.Mutexes (go-deadlock) and fail a run that inverts it")
 	flagRecordTimeout = flag.Duration("record.timeout", record.DefaultStallTimeout, "weft: with -record, how long a run may make no progress before it is reported as deadlocked")
 )
+
+func init() {
+	flag.Var(flagHTML, "explore.html", "weft: write the timeline of each failure reported as an HTML page to this directory (default: weft-html in the temporary directory) and print a link to it")
+}
+
+// htmlFlag is -explore.html: given alone, it writes the pages to a default
+// directory; =DIR names one.
+type htmlFlag struct{ dir string }
+
+func (f *htmlFlag) IsBoolFlag() bool { return true }
+func (f *htmlFlag) String() string   { return f.dir }
+func (f *htmlFlag) Set(s string) error {
+	switch s {
+	case "true":
+		f.dir = filepath.Join(os.TempDir(), "weft-html")
+	case "false":
+		f.dir = ""
+	default:
+		f.dir = s
+	}
+	return nil
+}
+
+// parseShard reads -explore.shard's I/N.
+func parseShard(s string) (index, count int, err error) {
+	i, n, ok := strings.Cut(s, "/")
+	index, err1 := strconv.Atoi(strings.TrimSpace(i))
+	count, err2 := strconv.Atoi(strings.TrimSpace(n))
+	if !ok || err1 != nil || err2 != nil || count < 1 || index < 0 || index >= count {
+		return 0, 0, fmt.Errorf("weft: -explore.shard=%s: want I/N with 0 ≤ I < N, such as 0/4 (a Kubernetes Indexed Job passes $(JOB_COMPLETION_INDEX)/N)", s)
+	}
+	return index, count, nil
+}
 
 // flagsSet returns the names of the flags given on the command line.
 func flagsSet() map[string]bool {

@@ -1,6 +1,7 @@
 package weft
 
 import (
+	"fmt"
 	"hash/fnv"
 	"os"
 	"time"
@@ -88,7 +89,15 @@ type config struct {
 	exploreIters int
 	exploreTime  time.Duration
 	workers      int
-	sel          selection // how T.Run selects subtests, and where they show
+	cont         bool     // -explore.continue: go on past failures
+	shard        int      // -explore.shard: this process explores part shard of shards
+	shards       int      // 0 or 1: the whole seed space
+	quiet        bool     // -explore.quiet
+	known        []string // signatures of the saved schedules that fail
+	// stop and hurry end an exploration and its minimizations early:
+	// closed on SIGINT or SIGTERM, and a grace period later (signal.go).
+	stop, hurry <-chan struct{}
+	sel         selection // how T.Run selects subtests, and where they show
 	// spawn starts a worker process of the exploration, for -explore with
 	// more than one worker; nil: the test process runs every execution.
 	spawn func(oneProc bool) (explore.Worker, error)
@@ -152,6 +161,14 @@ func newConfig(name string, opts []Option, useFlags bool) (*config, error) {
 		if set["explore.iters"] && !set["explore.time"] {
 			c.exploreTime = 0
 		}
+		c.cont, c.quiet = *flagContinue, *flagQuiet
+		if *flagShard != "" {
+			i, n, err := parseShard(*flagShard)
+			if err != nil {
+				return c, err
+			}
+			c.shard, c.shards = i, n
+		}
 		if set["record"] {
 			c.recorder = *flagRecord
 		}
@@ -172,9 +189,16 @@ func newConfig(name string, opts []Option, useFlags bool) (*config, error) {
 		c.dir = corpus.Dir(c.name)
 	}
 	if !c.seedSet {
-		if c.explore {
+		switch {
+		case c.explore && c.shards > 1:
+			// The shards, started apart, must agree on the seed: the
+			// test's name and the day (UTC), unless -explore.seed says.
+			h := fnv.New64a()
+			fmt.Fprintf(h, "%s %s", c.name, time.Now().UTC().Format(time.DateOnly))
+			c.seed = h.Sum64()
+		case c.explore:
 			c.seed = uint64(time.Now().UnixNano())
-		} else {
+		default:
 			h := fnv.New64a()
 			h.Write([]byte(c.name))
 			c.seed = h.Sum64()
@@ -201,6 +225,15 @@ func (c *config) exploreConfig() explore.Config {
 	if c.explore {
 		ec.Iterations, ec.Duration = c.exploreIters, c.exploreTime
 		ec.Workers, ec.Spawn = c.exploreWorkers(), c.spawn
+		ec.Continue, ec.Known, ec.Stop = c.cont, c.known, c.stop
+		if c.shards > 1 {
+			// Execution i of the whole exploration is this shard's if
+			// i mod shards is shard: of an iteration budget, its share.
+			ec.Shard, ec.Shards = c.shard, c.shards
+			if ec.Iterations > 0 {
+				ec.Iterations = (ec.Iterations - c.shard + c.shards - 1) / c.shards
+			}
+		}
 		if race.Enabled && ec.Spawn == nil {
 			// Executions in one process share the test's variables: under
 			// the race detector, two run at once would race for real.

@@ -76,6 +76,7 @@ func inWorker(t *testing.T, body func(*T), cfg *config, index int) bool {
 	}
 	c := *cfg
 	c.sel = selection{container: w.Container, run: w.Run, skip: w.Skip}
+	ignoreSignals() // the coordinator ends its workers (signal.go)
 	in, out := explore.WorkerPipes()
 	if err := explore.Serve(in, out, wrap(body, &c, nil)); err != nil {
 		t.Fatal(err)

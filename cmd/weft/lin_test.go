@@ -12,9 +12,16 @@ import (
 )
 
 // linModule copies testdata/lin, plain Go tested with lin.Check and
-// weft.Property, into a scratch module that requires weft (replaced by this
-// checkout) with weft's own requirements, as a user's module would.
+// weft.Property, into a scratch module.
 func linModule(t *testing.T) string {
+	t.Helper()
+	return weftModule(t, "example.com/lin", "testdata/lin")
+}
+
+// weftModule copies a directory of testdata into a scratch module, path
+// module, that requires weft (replaced by this checkout) with weft's own
+// requirements, as a user's module would.
+func weftModule(t *testing.T, module, src string) string {
 	t.Helper()
 	root, err := filepath.Abs("../..")
 	if err != nil {
@@ -30,7 +37,7 @@ func linModule(t *testing.T) string {
 			requires = append(requires, "\t"+f[0]+" "+f[1])
 		}
 	}
-	mod := "module example.com/lin\n\ngo 1.26\n\nrequire (\n\tgithub.com/weftdev/weft v0.0.0\n" + strings.Join(requires, "\n") +
+	mod := "module " + module + "\n\ngo 1.26\n\nrequire (\n\tgithub.com/weftdev/weft v0.0.0\n" + strings.Join(requires, "\n") +
 		"\n)\n\nreplace github.com/weftdev/weft => " + root + "\n"
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644); err != nil {
@@ -43,7 +50,7 @@ func linModule(t *testing.T) string {
 	if err := os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.CopyFS(dir, os.DirFS("testdata/lin")); err != nil {
+	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
 		t.Fatal(err)
 	}
 	return dir

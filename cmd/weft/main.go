@@ -3,10 +3,13 @@
 //	weft test [-instrument.skip=PATTERNS] [-instrument=PATTERNS] [go test flags] [packages]
 //	                           go test of unmodified packages and their dependencies, instrumented for weft
 //	weft overlay [packages]    the go test command line (GOWORK and -overlay) that weft test runs
+//	weft nightly [flags] [packages]
+//	                           explore every weft test of the packages for a total time, going on past failures
 //	weft demo [example]        find, minimize, save and replay a bug of weft's examples, with real go test runs
-//	weft show FILE...          print saved schedules, checking their format
-//	weft list [DIR]            list the saved schedules under DIR (default testdata/weft)
-//	weft merge DST SRC         copy the schedules of corpus SRC missing from DST
+//	weft show [-html OUT.html] [-perfetto OUT.json] FILE...
+//	                           print saved schedules, checking their format, or draw one's timeline
+//	weft list [DIR...]         list the saved schedules under each DIR (default .) as a table
+//	weft merge DST SRC...      merge the corpora under each SRC into DST, deduplicated by failure
 //
 // Tests explore with go test itself: go test -run TestX -explore.
 package main
@@ -25,10 +28,17 @@ const usage = `usage:
                                 them back; PATTERNS: see the README)
   weft overlay [flags] [packages]
                                 print the go test command line weft test runs (GOWORK, -overlay)
+  weft nightly [flags] [packages]
+                                explore every weft test of the packages for -explore.time in
+                                all (default 1h), split across the tests, going on past
+                                failures; shards with -explore.shard=I/N (weft nightly -h)
   weft demo [-keep] [example]   find, minimize, save and replay a bug of weft's examples
-  weft show FILE...             print saved schedules, checking their format
-  weft list [DIR]               list saved schedules (default: testdata/weft)
-  weft merge DST SRC            copy the schedules of corpus directory SRC missing from DST
+  weft show [-html OUT.html] [-perfetto OUT.json] FILE...
+                                print saved schedules, checking their format; with -html or
+                                -perfetto, replay one and draw its timeline (weft show -h)
+  weft list [DIR...]            list the saved schedules under each DIR (default: .) as a table
+  weft merge DST SRC...         merge the corpora under each SRC (shards of a nightly run) into
+                                the same paths under DST, deduplicated by schedule and failure
 
 Tests explore with go test itself: go test -run TestX -explore (see the README).
 `
@@ -44,6 +54,8 @@ func main() {
 		err = demo(args)
 	case "test":
 		err = testCmd(args)
+	case "nightly":
+		err = nightlyCmd(args)
 	case "overlay":
 		err = overlayCmd(args)
 	case "show":

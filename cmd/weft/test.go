@@ -17,7 +17,9 @@ var goTestBoolFlags = map[string]bool{
 	"a": true, "n": true, "x": true, "v": true, "race": true, "msan": true, "asan": true,
 	"cover": true, "short": true, "json": true, "failfast": true, "benchmem": true,
 	"fullpath": true, "trimpath": true, "work": true, "i": true, "c": true,
-	"explore": true, // weft's own, registered in the test binary
+	// weft's own, registered in the test binary (-explore.html takes a
+	// value only as -explore.html=DIR):
+	"explore": true, "explore.continue": true, "explore.quiet": true, "explore.html": true, "explore.strictleaks": true,
 }
 
 // testArgs is a weft test command line, split.
