@@ -198,13 +198,15 @@ type Controller struct {
 	rootDone bool
 	aborting bool
 
-	steps     int
-	decisions int
-	hash      uint64
-	objects   uint32
-	choices   chunks[choice]
-	trace     []tracePoint
-	traced    int // events traced: past MaxTrace, trace is a ring
+	steps      int
+	extra      int // events added to the budget for pending timers (timeRunsOut)
+	extensions int // how many times
+	decisions  int
+	hash       uint64
+	objects    uint32
+	choices    chunks[choice]
+	trace      []tracePoint
+	traced     int // events traced: past MaxTrace, trace is a ring
 
 	// Waiting (wait.go).
 	watchers [][]watch  // by object: the goroutines whose Waiter depends on it
@@ -642,12 +644,14 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, poll pollKind) {
 	// execution moves.
 	c.progress.Add(1)
 	c.account(g)
-	if c.steps > c.opts.MaxSteps {
+	if c.steps > c.opts.MaxSteps+c.extra {
 		if c.rootDone {
 			c.keepRunning()
 			goexit()
 		}
-		c.runaway(g)
+		if !c.timeRunsOut() {
+			c.runaway(g)
+		}
 	}
 	g.op, g.obj, g.wait, g.yield = op, obj, w, poll != noPoll
 	c.pollRead(g, op, obj)
@@ -905,13 +909,37 @@ func (c *Controller) stalled() {
 	c.aborting = true
 }
 
+// Stress loops that run until a timer stops them (a second's AfterFunc)
+// need more events than the budget at Tick each: when the budget is spent
+// with a timer pending, the clock moves on to it, as real time would have,
+// and the execution gets an eighth of the budget more, up to
+// maxExtensions times. The step count is the same in every replay, so
+// this fires the timer at the same event in each. A loop that a timer
+// does not end is still a runaway, later.
+const maxExtensions = 8
+
+// timeRunsOut fires the earliest pending timer when the budget is spent,
+// extending the budget; false when no timer is pending or the extensions
+// are used up.
+//
+//go:norace
+func (c *Controller) timeRunsOut() bool {
+	if _, pending := c.timerIn(); !pending || c.extensions >= maxExtensions {
+		return false
+	}
+	c.extensions++
+	c.extra += c.opts.MaxSteps / 8
+	c.fireNext()
+	return true
+}
+
 // runaway ends an execution that exceeded its step budget.
 //
 //go:norace
 func (c *Controller) runaway(g *G) {
 	inTheOpen()
 	c.fail(&Failure{Kind: Runaway, Goroutine: g.id, Site: CallerSite(3), Waiting: c.waiting(),
-		Message: "the execution ran " + strconv.Itoa(c.opts.MaxSteps) + " events without ending (the budget, -explore.maxsteps): a livelock, or a loop that never ends?"})
+		Message: "the execution ran " + strconv.Itoa(c.steps-1) + " events without ending (the budget, -explore.maxsteps, and what pending timers added): a livelock, or a loop that never ends?"})
 	c.aborting = true
 	runtime.Goexit()
 }

@@ -214,6 +214,37 @@ func TestModelFairAfterStarving(t *testing.T) {
 	})
 }
 
+// From jackc/puddle's stress tests: a loop that runs until a timer stops
+// it (a second's AfterFunc) is no runaway, though a second is far more
+// events than the budget at Tick each; a loop that no timer ends still is.
+func TestModelStressUntilTimer(t *testing.T) {
+	opts := sched.Options{MaxSteps: 1 << 14}
+	r := sched.Run(func() {
+		var mu sim.Mutex
+		var stop sim.Bool
+		sim.AfterFunc(time.Second, func() { stop.Store(true) })
+		for !stop.Load() {
+			mu.Lock()
+			mu.Unlock()
+		}
+	}, explore.RandomWalk(1), opts)
+	if r.Failure != nil {
+		t.Fatalf("a loop a timer stops: %s", r.Failure.Summary())
+	}
+	r = sched.Run(func() {
+		var mu sim.Mutex
+		tk := sim.NewTicker(time.Millisecond)
+		defer tk.Stop()
+		for {
+			mu.Lock()
+			mu.Unlock()
+		}
+	}, explore.RandomWalk(1), opts)
+	if r.Failure == nil || r.Failure.Kind != sched.Runaway {
+		t.Fatalf("a loop no timer ends: %v, want a runaway", r.Failure)
+	}
+}
+
 // Repro longloop: an ordinary long test is no runaway.
 func TestModelLongLoop(t *testing.T) {
 	r := sched.Run(func() {
