@@ -69,7 +69,7 @@ func (r *Follower) Next(d *sched.Decision) *sched.G {
 		if d.Timer {
 			return sched.Clock
 		}
-		r.drift = append(r.drift, fmt.Sprintf("%s: no timer is pending to fire; ran %s instead", describe(c), d.Default.ID()))
+		r.drift = append(r.drift, fmt.Sprintf("%s: no timer is due there, nor within the lag; ran %s instead", describe(c), d.Default.ID()))
 		return d.Default
 	}
 	for _, g := range d.Enabled() {
