@@ -289,7 +289,8 @@ func (c *Chan[T]) fromPlain(s *chanState[T]) {
 			return
 		}
 		// A plain goroutine was sending on the unbuffered channel: its
-		// value goes back to it.
+		// value is sent again, by a goroutine of its own, for the plain
+		// receiver it was meant for.
 		go func() { c.ch <- v }()
 	default:
 	}
