@@ -535,7 +535,8 @@ func TestRecordDeadlock(t *testing.T) {
 	if res.Complete {
 		t.Errorf("a deadlocked run's log is complete")
 	}
-	if d := time.Since(start); d > 5*time.Second {
+	// Reported after the stall timeout, not never (a minute allows any load).
+	if d := time.Since(start); d > time.Minute {
 		t.Errorf("the deadlock was reported after %v", d)
 	}
 }

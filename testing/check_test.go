@@ -160,7 +160,8 @@ func TestBlockingOutsideTheControllerIsReported(t *testing.T) {
 	t.Parallel()
 	var raw sync.Mutex
 	raw.Lock()
-	start := time.Now()
+	// That it is reported at all, rather than hanging the test, is what
+	// this checks: no timed assertion, which a loaded machine breaks.
 	f, err := weft.Find(func(t *weft.T) {
 		raw.Lock() // a sync.Mutex nobody unlocks: weft cannot see it
 	}, weft.BlockTimeout(200*time.Millisecond), weft.Iterations(1))
@@ -169,9 +170,6 @@ func TestBlockingOutsideTheControllerIsReported(t *testing.T) {
 	}
 	if f.Failure.Kind != sched.Blocked || !strings.Contains(f.Failure.Stack, "check_test.go") {
 		t.Fatalf("got %s\n%s", f.Failure.Summary(), f.Failure.Stack)
-	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("took %v to report", d)
 	}
 	raw.Unlock() // the abandoned goroutine wakes up and exits at its next event
 }

@@ -55,7 +55,8 @@ func TestControlledTimeoutVirtual(t *testing.T) {
 			t.Fatalf("Elapsed %v", r.Elapsed)
 		}
 	}
-	if real := time.Since(start); real > time.Second {
+	// Virtual hours do not wait in real time (a minute allows any load).
+	if real := time.Since(start); real > time.Minute {
 		t.Errorf("%d virtual hours took %v", len(rs), real)
 	}
 }
