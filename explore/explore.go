@@ -155,6 +155,12 @@ type Summary struct {
 	Stopped bool
 }
 
+// ExplorationLag is WithLag for the largest lag of an exploration
+// configured with lag (Config.Lag: 0 for DefaultLag, negative for none):
+// a strategy given it fires timers no earlier than that exploration's
+// strategies could, as a Follower of its schedules must.
+func ExplorationLag(lag time.Duration) Option { return WithLag(lagOf(lag)) }
+
 // lagOf returns the largest lag of an exploration configured with lag
 // (Config.Lag), for WithLag.
 func lagOf(lag time.Duration) time.Duration {

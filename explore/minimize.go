@@ -74,7 +74,7 @@ func Minimize(body func(), failing *sched.Result, cfg MinimizeConfig) Minimized 
 	}
 	try := func(s sched.Schedule) bool {
 		m.Runs++
-		r := Execute(body, Follow(s, WithLag(lagOf(cfg.Lag))), cfg.Options)
+		r := Execute(body, Follow(s, ExplorationLag(cfg.Lag)), cfg.Options)
 		if r.Failure == nil || r.Failure.Signature() != sig || !smaller(r.Schedule, best.Schedule) {
 			return false
 		}

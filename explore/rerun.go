@@ -16,7 +16,7 @@ func Rerun(body func(), cfg Config, i, estimate int, opts sched.Options) (*sched
 		cfg.Depth = DefaultDepth
 	}
 	p := Plan{Strategy: cfg.Strategy, Seed: cfg.Seed, Depth: cfg.Depth, Shard: cfg.Shard, Shards: cfg.Shards}
-	strat, err := New(p.Strategy, p.seed(i), p.Depth, estimate, WithLag(lagOf(cfg.Lag)))
+	strat, err := New(p.Strategy, p.seed(i), p.Depth, estimate, ExplorationLag(cfg.Lag))
 	if err != nil {
 		return nil, err
 	}

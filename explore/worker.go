@@ -96,7 +96,7 @@ func runChunk(body func(), c Chunk, executed func(int, *sched.Result)) ChunkResu
 		}
 		i := c.Start + k
 		seed := c.Plan.seed(i)
-		strat, _ := New(c.Plan.Strategy, seed, c.Plan.Depth, est, WithLag(lagOf(c.Plan.Lag)))
+		strat, _ := New(c.Plan.Strategy, seed, c.Plan.Depth, est, ExplorationLag(c.Plan.Lag))
 		r := Execute(body, strat, c.Plan.Options)
 		res.Ran++
 		if res.KeptRunning == nil {

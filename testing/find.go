@@ -171,17 +171,17 @@ func judge(body func(*T), cfg *config, found *explore.Finding, executions int) *
 	// replay: the execution is reported as found.
 	blocked := found.Result.Failure.Kind == sched.Blocked
 	if !blocked {
-		if _, err := explore.Verify(plain, found.Result.Schedule, found.Result, 1, opts, cfg.followOpts()...); err != nil {
+		if _, err := explore.Verify(plain, found.Result.Schedule, found.Result, 1, opts, explore.ExplorationLag(cfg.lag)); err != nil {
 			f.Nondeterminism = err
 			return f
 		}
 	}
 	m := explore.Minimize(plain, found.Result, explore.MinimizeConfig{Options: opts, Lag: cfg.lag, Stop: cfg.hurry})
 	if !blocked {
-		if _, err := explore.Verify(plain, m.Result.Schedule, m.Result, 2, opts, cfg.followOpts()...); err != nil {
+		if _, err := explore.Verify(plain, m.Result.Schedule, m.Result, 2, opts, explore.ExplorationLag(cfg.lag)); err != nil {
 			// The shorter schedule does not replay identically: the one
 			// found, which did once, may.
-			if _, again := explore.Verify(plain, found.Result.Schedule, found.Result, 2, opts, cfg.followOpts()...); again != nil {
+			if _, again := explore.Verify(plain, found.Result.Schedule, found.Result, 2, opts, explore.ExplorationLag(cfg.lag)); again != nil {
 				f.Nondeterminism = err
 				return f
 			}
@@ -196,7 +196,7 @@ func judge(body func(*T), cfg *config, found *explore.Finding, executions int) *
 	var last atomic.Pointer[T]
 	traced := opts
 	traced.Trace, traced.Stacks = true, profiling()
-	final := explore.Execute(wrap(body, cfg, &last), explore.Follow(m.Result.Schedule, cfg.followOpts()...), traced)
+	final := explore.Execute(wrap(body, cfg, &last), explore.Follow(m.Result.Schedule, explore.ExplorationLag(cfg.lag)), traced)
 	if !blocked && (final.Failure.Signature() != m.Result.Failure.Signature() || final.Hash != m.Result.Hash) {
 		f.Nondeterminism = fmt.Errorf("the traced replay did not fail the same way: %s (event hash %#x) where the original gave %s (event hash %#x)",
 			final.Failure.Summary(), final.Hash, m.Result.Failure.Summary(), m.Result.Hash)
@@ -259,7 +259,7 @@ func replay(body func(*T), s sched.Schedule, cfg *config) (*sched.Result, []stri
 	var last atomic.Pointer[T]
 	opts := cfg.schedOptions()
 	opts.Trace = true
-	rp := explore.Follow(s, cfg.followOpts()...)
+	rp := explore.Follow(s, explore.ExplorationLag(cfg.lag))
 	r := explore.Execute(wrap(body, cfg, &last), rp, opts)
 	return r, rp.Drift(), last.Load()
 }

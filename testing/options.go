@@ -252,16 +252,3 @@ func (c *config) exploreWorkers() int {
 	}
 	return explore.DefaultWorkers()
 }
-
-// followOpts are the options of the Follower that replays the test's
-// schedules: the largest lag its explorations draw, so that a replayed
-// clock choice fires a timer no earlier than an exploration could.
-func (c *config) followOpts() []explore.Option {
-	switch {
-	case c.lag < 0:
-		return []explore.Option{explore.WithLag(0)}
-	case c.lag > 0:
-		return []explore.Option{explore.WithLag(c.lag)}
-	}
-	return nil
-}

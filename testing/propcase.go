@@ -61,7 +61,7 @@ func runCase(r *rapid.T, draw func(*rapid.T) Case, cfg *config, replay sched.Sch
 	var strat sched.Strategy = explore.Deviate(devs)
 	var rp *explore.Follower
 	if replay != nil {
-		rp = explore.Follow(replay, cfg.followOpts()...)
+		rp = explore.Follow(replay, explore.ExplorationLag(cfg.lag))
 		strat = rp
 	}
 	opts := cfg.schedOptions()
