@@ -320,15 +320,23 @@ func deliverRecv[T any](c Case, v T, ok bool) {
 	}
 }
 
-func (ch *Chan[T]) reflectCase(c Case) reflect.SelectCase {
+func (ch *Chan[T]) reflectCase(c Case) reflect.SelectCase { return reflectCaseOf(c, ch.ch, ch.rc) }
+
+func (ch *Chan[T]) reflected(c Case, v reflect.Value, ok bool) { deliverReflected[T](c, v, ok) }
+
+// reflectCaseOf is the reflect.SelectCase of case c on a Go channel: send
+// and rc are its two directions, as weft's and Go's channels hold them.
+func reflectCaseOf[T any](c Case, send chan<- T, rc <-chan T) reflect.SelectCase {
 	if c.dir == caseSend {
 		v := sendValue[T](c)
-		return reflect.SelectCase{Dir: reflect.SelectSend, Chan: reflect.ValueOf(ch.ch), Send: reflect.ValueOf(&v).Elem()}
+		return reflect.SelectCase{Dir: reflect.SelectSend, Chan: reflect.ValueOf(send), Send: reflect.ValueOf(&v).Elem()}
 	}
-	return reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ch.rc)}
+	return reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(rc)}
 }
 
-func (ch *Chan[T]) reflected(c Case, v reflect.Value, ok bool) {
+// deliverReflected completes case c after reflect.Select chose it, with
+// the value v it received (ok false: the channel was closed).
+func deliverReflected[T any](c Case, v reflect.Value, ok bool) {
 	if c.dir == caseSend {
 		callFunc(c)
 		return

@@ -87,24 +87,10 @@ func (ch *goChan[T]) try(c Case) bool {
 }
 
 func (ch *goChan[T]) reflectCase(c Case) reflect.SelectCase {
-	if c.dir == caseSend {
-		v := sendValue[T](c)
-		return reflect.SelectCase{Dir: reflect.SelectSend, Chan: reflect.ValueOf(ch.sc), Send: reflect.ValueOf(&v).Elem()}
-	}
-	return reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ch.rc)}
+	return reflectCaseOf(c, ch.sc, ch.rc)
 }
 
-func (ch *goChan[T]) reflected(c Case, v reflect.Value, ok bool) {
-	if c.dir == caseSend {
-		callFunc(c)
-		return
-	}
-	var t T
-	if ok {
-		reflect.ValueOf(&t).Elem().Set(v)
-	}
-	deliverRecv(c, t, ok)
-}
+func (ch *goChan[T]) reflected(c Case, v reflect.Value, ok bool) { deliverReflected[T](c, v, ok) }
 
 func (*goChan[T]) controlled(*sched.G, Case) controlledCase {
 	panic("sim: a case on a Go channel in a controlled select")
