@@ -77,12 +77,10 @@ func digest[T any](v *T) uint64 {
 	case *float64:
 		return math.Float64bits(*p)
 	case *string:
-		return hashString(*p)
+		return fnv.String(*p)
 	}
 	return digestReflect(reflect.ValueOf(v).Elem())
 }
-
-func hashString(s string) uint64 { return fnv.String(s) }
 
 // digestReflect digests the other comparable values; pointers by address
 // would differ between runs, so they and other non-comparable values
@@ -101,7 +99,7 @@ func digestReflect(v reflect.Value) uint64 {
 	case reflect.Float32, reflect.Float64:
 		return math.Float64bits(v.Float())
 	case reflect.String:
-		return hashString(v.String())
+		return fnv.String(v.String())
 	case reflect.Struct:
 		h := fnv.Offset
 		for i := 0; i < v.NumField(); i++ {
