@@ -203,6 +203,12 @@ func judge(body func(*T), cfg *config, found *explore.Finding, executions int) *
 		f.Final = m.Result
 		return f
 	}
+	if final.Failure == nil {
+		// Only a Blocked execution gets here unverified.
+		f.Nondeterminism = fmt.Errorf("goroutine %s blocked outside weft's control once, but the replay of the execution ended without blocking (a machine too loaded to run it?)",
+			found.Result.Failure.Goroutine)
+		return f
+	}
 	f.Final, f.Failure = final, final.Failure
 	if t := last.Load(); t != nil {
 		f.Logs, f.out = t.logs(), t.out
