@@ -220,6 +220,10 @@ func exploreTest(t *testing.T, body func(*T), cfg *config) {
 	if len(x.kept) > 0 {
 		t.Log(keptRunning(x.kept))
 	}
+	if x.overran > 0 {
+		t.Logf("weft: %d executions ran past their %d explored events (-explore.maxsteps), the longest to %d events: the rest of each ran unexplored",
+			x.overran, cfg.maxSteps, x.longest)
+	}
 	for _, l := range x.lost {
 		if x.finding == nil || x.finding.Crash == nil || !strings.Contains(l, x.finding.Crash.Output) {
 			t.Logf("weft: %s", strings.TrimRight(l, "\n"))
