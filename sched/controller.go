@@ -198,6 +198,7 @@ type Controller struct {
 	slab     []G        // where newG takes its next goroutines from
 	allBuf   [4]*G      // all's first backing array
 	nlive    int        // goroutines not yet exited
+	outside  int        // the process's goroutines at the start that are not weft's (G.Goroutines)
 	cands    candidates // the goroutines a decision may run
 	decision Decision   // scratch for decide
 	rootDone bool
@@ -416,6 +417,7 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 	if opts.Trace {
 		c.trace = make([]tracePoint, 0, 256)
 	}
+	c.outside = outsideGoroutines()
 	if race.Enabled {
 		c.startAdviser()
 		c.raceBegin()
@@ -799,6 +801,17 @@ func (c *Controller) spawn(parent *G, f func()) *G {
 	c.start(child, f)
 	return child
 }
+
+// Goroutines is runtime.NumGoroutine as the execution's code sees it: the
+// execution's goroutines that have not ended, and the goroutines of the
+// process that were neither weft's nor the caller of Run (whom the root
+// stands for) when the execution started. Pooled workers and weft's other
+// goroutines do not count, so a test that compares the count before and
+// after its work (a check for leaked goroutines) sees only its own, the
+// same in every replay.
+//
+//go:norace
+func (g *G) Goroutines() int { return g.c.outside + g.c.nlive }
 
 // NewObject numbers an object (a mutex, a channel, ...) at its first use in
 // the execution. Numbers are part of the trace and of the event hash.
