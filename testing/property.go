@@ -10,6 +10,7 @@ import (
 
 	"github.com/weftdev/weft/corpus"
 	"github.com/weftdev/weft/explore"
+	"github.com/weftdev/weft/internal/text"
 	"github.com/weftdev/weft/sched"
 )
 
@@ -202,7 +203,7 @@ type PropertyInfo struct {
 // writeProperty writes how a property's failing case was found and shrunk.
 func writeProperty(b *strings.Builder, p *PropertyInfo, final *sched.Result) {
 	before, after := p.First.Schedule.Preemptions(), final.Schedule.Preemptions()
-	from, to := fmt.Sprintf("%d preemption%s", before, plural(before)), fmt.Sprintf("%d preemption%s", after, plural(after))
+	from, to := text.Count(before, "preemption"), text.Count(after, "preemption")
 	if p.FirstInputs != "" {
 		from = p.FirstInputs + ", " + from
 	}

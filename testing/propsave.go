@@ -15,6 +15,7 @@ import (
 
 	"github.com/weftdev/weft/corpus"
 	"github.com/weftdev/weft/explore"
+	"github.com/weftdev/weft/internal/text"
 	"github.com/weftdev/weft/sched"
 )
 
@@ -201,7 +202,7 @@ func replayCaseEntry(t *testing.T, draw func(*rapid.T) Case, cfg *config, f corp
 func propertyReport(f *Finding, cfg *config, saved string, saveErr error) string {
 	var b strings.Builder
 	p := f.Property
-	how := fmt.Sprintf("rapid, seed %d; %d case%s run", p.Seed, p.Cases, plural(p.Cases))
+	how := fmt.Sprintf("rapid, seed %d; %s run", p.Seed, text.Count(p.Cases, "case"))
 	if f.Nondeterminism != nil {
 		fmt.Fprintf(&b, "weft: case %d (%s) failed, but was not saved\n", p.Cases, how)
 		writeFailure(&b, f.Failure, nil)
