@@ -54,7 +54,7 @@ func Check(t *testing.T, body func(*T), opts ...Option) {
 			if f.Err != nil {
 				t.Fatalf("weft: malformed corpus entry: %v", f.Err)
 			}
-			sig = replayEntry(t, body, cfg.in(t), f)
+			sig = followEntry(t, body, cfg.in(t), f)
 		})
 		// A malformed file is reported, but is no saved failure.
 		if !ok && f.Err == nil {
@@ -140,11 +140,11 @@ func selectsEntry(files []corpus.File) bool {
 	return false
 }
 
-// replayEntry replays a saved schedule as a subtest, and returns the
+// followEntry follows a saved schedule as a subtest, and returns the
 // signature of its failure, "" if it passed.
-func replayEntry(t *testing.T, body func(*T), cfg *config, f corpus.File) string {
+func followEntry(t *testing.T, body func(*T), cfg *config, f corpus.File) string {
 	t.Helper()
-	r, drift, last := replay(body, f.Entry.Schedule, cfg)
+	r, drift, last := follow(body, f.Entry.Schedule, cfg)
 	if err := writeTimelineJSON(r, f); err != nil {
 		t.Error(err)
 	}

@@ -190,7 +190,7 @@ func judge(body func(*T), cfg *config, found *explore.Finding, executions int) *
 	}
 	f.Minimized = m
 
-	// Replay once more with the trace on, for the report and for the sites
+	// Follow it once more with the trace on, for the report and for the sites
 	// in the saved schedule. Tracing does not change the execution, so
 	// the hash must still agree.
 	var last atomic.Pointer[T]
@@ -240,22 +240,22 @@ func (t *T) logs() []string {
 	return append([]string(nil), t.x.logs...)
 }
 
-// Replay runs body once along schedule s (a Finding's Entry.Schedule, or a
+// Follow runs body once along schedule s (a Finding's Entry.Schedule, or a
 // corpus entry's) and returns the execution, traced, with the places where
-// it drifted from the schedule: a schedule replays on changed code as far as
-// it applies. Flags are not consulted.
-func Replay(body func(*T), s sched.Schedule, opts ...Option) (*sched.Result, []string, error) {
-	cfg, err := newConfig("Replay", opts, false)
+// it drifted from the schedule: a schedule is followed on changed code as
+// far as it applies. Flags are not consulted.
+func Follow(body func(*T), s sched.Schedule, opts ...Option) (*sched.Result, []string, error) {
+	cfg, err := newConfig("Follow", opts, false)
 	if err != nil {
 		return nil, nil, err
 	}
-	r, drift, _ := replay(body, s, cfg)
+	r, drift, _ := follow(body, s, cfg)
 	return r, drift, nil
 }
 
-// replay runs a saved schedule with the trace on, and returns what the
+// follow runs a saved schedule with the trace on, and returns what the
 // execution wrote.
-func replay(body func(*T), s sched.Schedule, cfg *config) (*sched.Result, []string, *T) {
+func follow(body func(*T), s sched.Schedule, cfg *config) (*sched.Result, []string, *T) {
 	var last atomic.Pointer[T]
 	opts := cfg.schedOptions()
 	opts.Trace = true
