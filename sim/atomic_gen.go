@@ -535,3 +535,68 @@ func (x *Pointer[T]) casSlow(old, new *T) bool {
 		return false, d64(cur), d64(cur)
 	})
 }
+
+// A Value holds a value of one concrete type, loaded and stored atomically,
+// like atomic.Value: the same panics on nil and on inconsistent types.
+type Value struct {
+	v  atomic.Value
+	st *varState
+}
+
+// Load returns the value set by the most recent Store, or nil.
+func (x *Value) Load() any {
+	if gls.Active() {
+		return x.loadSlow()
+	}
+	return x.v.Load()
+}
+
+//go:noinline
+func (x *Value) loadSlow() any { return atomicLoad(&x.st, x.v.Load) }
+
+// Store sets the value to v.
+func (x *Value) Store(v any) {
+	if gls.Active() {
+		x.storeSlow(v)
+		return
+	}
+	x.v.Store(v)
+}
+
+//go:noinline
+func (x *Value) storeSlow(v any) { atomicStore(&x.st, v, x.v.Store) }
+
+// Swap stores new and returns the previous value, or nil.
+func (x *Value) Swap(new any) any {
+	if gls.Active() {
+		return x.swapSlow(new)
+	}
+	return x.v.Swap(new)
+}
+
+//go:noinline
+func (x *Value) swapSlow(new any) any {
+	return atomicRMW(&x.st, opAtomicSwap, func() (any, uint64, uint64) {
+		old := x.v.Swap(new)
+		return old, d64(old), d64(new)
+	})
+}
+
+// CompareAndSwap executes the compare-and-swap operation for x.
+func (x *Value) CompareAndSwap(old, new any) bool {
+	if gls.Active() {
+		return x.casSlow(old, new)
+	}
+	return x.v.CompareAndSwap(old, new)
+}
+
+//go:noinline
+func (x *Value) casSlow(old, new any) bool {
+	return atomicRMW(&x.st, opAtomicCAS, func() (bool, uint64, uint64) {
+		if x.v.CompareAndSwap(old, new) {
+			return true, d64(old), d64(new)
+		}
+		cur := x.v.Load()
+		return false, d64(cur), d64(cur)
+	})
+}
