@@ -184,7 +184,7 @@ func exploreTest(t *testing.T, body func(*T), cfg *config) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logProcesses(t, x)
+	logNotes(t, cfg, x)
 	elapsed := time.Since(start)
 	if x.finding != nil {
 		fs.found(x.finding)
@@ -263,16 +263,21 @@ func (fs *findings) found(f *Finding) {
 	fs.reports = append(fs.reports, s)
 }
 
-// logProcesses logs what the exploration's notes say, the goroutines that
-// kept running, and what lost worker processes wrote (but a crash already
-// in the finding).
-func logProcesses(t *testing.T, x exploration) {
+// logNotes logs what the exploration noted on the way: its notes, the
+// goroutines that kept running, the executions that overran their explored
+// events, and what lost worker processes wrote (but a crash already in the
+// finding).
+func logNotes(t *testing.T, cfg *config, x exploration) {
 	t.Helper()
 	for _, n := range x.notes {
 		t.Logf("weft: %s", n)
 	}
 	if len(x.kept) > 0 {
 		t.Log(keptRunning(x.kept))
+	}
+	if x.overran > 0 {
+		t.Logf("weft: %d executions ran past their %d explored events (-explore.maxsteps), the longest to %d events: the rest of each ran unexplored",
+			x.overran, cfg.maxSteps, x.longest)
 	}
 	for _, l := range x.lost {
 		if x.finding == nil || x.finding.Crash == nil || !strings.Contains(l, x.finding.Crash.Output) {
@@ -294,6 +299,9 @@ func logOutcome(t *testing.T, cfg *config, x exploration, elapsed time.Duration,
 		if cfg.explore {
 			t.Logf("weft: no failure in %d executions, %s (strategy %s, seed %#x, %s)",
 				x.executions, elapsed.Round(time.Millisecond), cfg.strategy, cfg.seed, workersOf(cfg, len(x.lost)))
+		} else if x.executions < cfg.iterations {
+			t.Logf("weft: no failure in %d of %d executions: plain go test explores a test for %v at most (-explore explores on)",
+				x.executions, cfg.iterations, cfg.plainTime)
 		}
 	case cfg.cont:
 		t.Logf("weft: %d distinct failures in %d executions, %s (%d more failures repeated them or saved schedules)",
