@@ -22,8 +22,8 @@ type Finding struct {
 	Found *explore.Finding
 	// Minimized tells how the schedule shrank.
 	Minimized explore.Minimized
-	// Final is a traced replay of the minimized schedule: its Trace holds
-	// every event with its call site.
+	// Final is the minimized schedule followed once more, traced: its
+	// Trace holds every event with its call site.
 	Final *sched.Result
 	// Nondeterminism is set when the failing execution does not replay
 	// identically: a replay did not fail the same way, or not with the
@@ -40,7 +40,7 @@ type Finding struct {
 	// Unlisted counts the failing executions that did not replay beyond
 	// the first maxUnreplayed, which are all Unreplayed keeps.
 	Unlisted int
-	// Logs are the messages the body logged in the final replay.
+	// Logs are the messages the body logged in the final execution.
 	Logs []string
 	// Entry is the corpus entry to save.
 	Entry *corpus.Entry
