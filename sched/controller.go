@@ -101,6 +101,8 @@ type Options struct {
 	// the controller (G.Touch). It costs time linear in the number of
 	// goroutines at every decision: for weft's own tests.
 	Verify bool
+
+	ungrouped bool // no groups of waiters (see group.go): for tests that compare
 }
 
 // Result is the outcome of one execution.
@@ -211,6 +213,7 @@ type Controller struct {
 	// Waiting (wait.go).
 	watchers [][]watch  // by object: the goroutines whose Waiter depends on it
 	watchBuf [4][]watch // watchers' first backing array
+	grouped  [][]*group // by object: the groups of its waiters (group.go)
 	unowned  []watch    // Waiters that name no object: asked at every decision
 	dirty    []uint32   // objects changed since the last decision
 	woken    []*G       // goroutines woken by name since the last decision
@@ -290,6 +293,7 @@ type G struct {
 	n        int    // events (scheduling points) so far
 	ops      int    // operations so far: events but for continuations
 	wait     Waiter // what the pending operation waits for; nil: ready
+	grp      *group // the group it waits in, if any: then cand and fresh are its
 	op       *Op    // the pending operation
 	cases    []int  // the cases a select chooses among (ChooseCase)
 	reads    Digest
@@ -714,6 +718,9 @@ func (c *Controller) record(p tracePoint) {
 //
 //go:norace
 func (c *Controller) run(next *G) {
+	if next.grp != nil {
+		c.ungroup(next, true)
+	}
 	next.wgen++
 	if next != c.cur.Load() {
 		c.served(next)
@@ -725,7 +732,17 @@ func (c *Controller) run(next *G) {
 //go:norace
 func (c *Controller) served(g *G) {
 	g.since = c.steps
-	if g.fresh {
+	c.rekey(g)
+}
+
+// rekey updates the candidates after g's priority or since changed.
+//
+//go:norace
+func (c *Controller) rekey(g *G) {
+	switch {
+	case g.grp != nil:
+		c.cands.updateMember(g.grp, g)
+	case g.fresh:
 		c.cands.update(g)
 	}
 }

@@ -123,7 +123,7 @@ func (wg *WaitGroup) waitControlled(g *sched.G) {
 	s := stateOf(&wg.st, g)
 	g.Step(opWGWait, s.id, nil)
 	if s.count > 0 {
-		t := &ticket{}
+		t := &ticket{g: g}
 		s.waiters = append(s.waiters, t)
 		g.Park(opWGWait, s.id, t)
 	}
