@@ -101,7 +101,7 @@ const groupFrom = 4
 
 // groupAlways is how many goroutines may register with an object one by
 // one, beyond which even a goroutine whose Waiter is ready joins the group.
-const groupAlways = 64
+const groupAlways = 2 * groupFrom
 
 // join makes waiting goroutine g a member of the group of its object and
 // Waiter, forming it if enough goroutines wait on the object, and reports
