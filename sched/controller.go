@@ -194,6 +194,7 @@ type Controller struct {
 	all      []*G       // every goroutine, in creation order
 	slab     []G        // where newG takes its next goroutines from
 	allBuf   [4]*G      // all's first backing array
+	slabBuf  [4]G       // the first slab
 	nlive    int        // goroutines not yet exited
 	cands    candidates // the goroutines a decision may run
 	decision Decision   // scratch for decide
@@ -217,6 +218,8 @@ type Controller struct {
 	unowned  []watch    // Waiters that name no object: asked at every decision
 	dirty    []uint32   // objects changed since the last decision
 	woken    []*G       // goroutines woken by name since the last decision
+	wokenBuf [4]*G      // woken's first backing array
+	dirtyBuf [4]uint32  // dirty's first backing array
 	stale    []*G       // pollers that wait for a change
 	changes  uint64     // changes of the execution's state so far
 	rounds   int        // stall rounds of the pollers without a change
@@ -236,12 +239,18 @@ type Controller struct {
 	failure *Failure
 	more    []*Failure
 
+	// The execution's Result, and its Schedule's first backing array: in
+	// the controller, one allocation instead of three for a small
+	// execution.
+	res      Result
+	schedBuf [2]Choice
+
 	cur       atomic.Pointer[G] // the goroutine holding the baton
 	progress  atomic.Uint64     // advanced at every event and handoff, for the watchdog
 	abandoned atomic.Bool       // the watchdog gave up on the execution
 	stuck     *G                // the goroutine the watchdog gave up on; set before abandoned
 	scan      int               // where aborting looks for the next live goroutine
-	done      chan struct{}     // closed when the last goroutine exits
+	done      chan struct{}     // sent to when the last goroutine exits (doneChans)
 	drained   chan struct{}     // abandoned: closed when every goroutine but the stuck one exited; made by the watchdog
 
 	escMu   sync.Mutex // guards escapes: written by goroutines that are not controlled
@@ -406,10 +415,12 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 		seq:   seq,
 		hash:  fnv.Offset,
 		epoch: opts.Epoch.Round(0), // wall clock only: virtual times carry no monotonic reading
-		done:  make(chan struct{}),
+		done:  doneChans.Get().(chan struct{}),
 	}
 	c.all = c.allBuf[:0]
+	c.slab = c.slabBuf[:]
 	c.watchers = c.watchBuf[:0]
+	c.woken, c.dirty = c.wokenBuf[:0], c.dirtyBuf[:0]
 	c.cands.init(&c.all)
 	if opts.Trace {
 		c.trace = make([]tracePoint, 0, 256)
@@ -860,7 +871,7 @@ func (c *Controller) leave(g *G, keep bool) {
 		c.mix(uint64(g.idx)<<32 ^ opExit.hash)
 		c.progressed() // a goroutine fewer: pollers look again
 		if c.nlive == 0 {
-			close(c.done)
+			c.done <- struct{}{}
 			return
 		}
 		if next := c.decide(g); next != nil {
@@ -872,7 +883,7 @@ func (c *Controller) leave(g *G, keep bool) {
 	// Aborting: wake the remaining goroutines one at a time; each exits
 	// as soon as it runs, and passes the baton to the next.
 	if c.nlive == 0 {
-		close(c.done)
+		c.done <- struct{}{}
 		return
 	}
 	c.handoff(c.nextLive(nil))
@@ -1056,7 +1067,10 @@ func (c *Controller) schedule() Schedule {
 	if c.choices.len() == 0 {
 		return nil
 	}
-	s := make(Schedule, 0, c.choices.len())
+	s := Schedule(c.schedBuf[:0])
+	if c.choices.len() > len(c.schedBuf) {
+		s = make(Schedule, 0, c.choices.len())
+	}
 	names := opNames()
 	c.choices.each(func(x *choice) {
 		ch := Choice{Kind: x.kind, G: c.all[x.g].id, N: int(x.n), K: int(x.sub), Op: names[x.op], Preempt: x.preempt,
@@ -1069,7 +1083,7 @@ func (c *Controller) schedule() Schedule {
 		}
 		s = append(s, ch)
 	})
-	return s
+	return s[:len(s):len(s)]
 }
 
 // chunks is an append-only list that never copies what it holds: the
@@ -1119,7 +1133,8 @@ func (c *Controller) mix(v uint64) {
 }
 
 func (c *Controller) result() *Result {
-	r := &Result{
+	r := &c.res
+	*r = Result{
 		Failure:     c.failure,
 		More:        c.more,
 		Schedule:    c.schedule(),
