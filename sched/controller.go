@@ -194,7 +194,6 @@ type Controller struct {
 	all      []*G       // every goroutine, in creation order
 	slab     []G        // where newG takes its next goroutines from
 	allBuf   [4]*G      // all's first backing array
-	slabBuf  [4]G       // the first slab
 	nlive    int        // goroutines not yet exited
 	cands    candidates // the goroutines a decision may run
 	decision Decision   // scratch for decide
@@ -239,12 +238,6 @@ type Controller struct {
 	failure *Failure
 	more    []*Failure
 
-	// The execution's Result, and its Schedule's first backing array: in
-	// the controller, one allocation instead of three for a small
-	// execution.
-	res      Result
-	schedBuf [2]Choice
-
 	cur       atomic.Pointer[G] // the goroutine holding the baton
 	progress  atomic.Uint64     // advanced at every event and handoff, for the watchdog
 	abandoned atomic.Bool       // the watchdog gave up on the execution
@@ -266,6 +259,14 @@ type Controller struct {
 	raceSeen int                 // its count of reports, as last checked
 	raceJoin byte                // the address every goroutine's exit releases
 	raceInit byte                // the address Run releases once the controller is set up
+
+	// The execution's Result, its Schedule's first backing array and the
+	// first slab of goroutines: in the controller, one allocation instead
+	// of four for a small execution. Last, away from the fields every
+	// event reads.
+	res      Result
+	schedBuf [2]Choice
+	slabBuf  [4]G
 }
 
 // choice is a Choice as recorded during the execution: compact and without
@@ -302,7 +303,6 @@ type G struct {
 	n        int    // events (scheduling points) so far
 	ops      int    // operations so far: events but for continuations
 	wait     Waiter // what the pending operation waits for; nil: ready
-	grp      *group // the group it waits in, if any: then cand and fresh are its
 	op       *Op    // the pending operation
 	cases    []int  // the cases a select chooses among (ChooseCase)
 	reads    Digest
@@ -328,6 +328,8 @@ type G struct {
 	readObj   uint32 // the object of its last reads in a row
 	pollEvent bool   // its current event is a poll
 	outside   bool   // one of them polled something outside weft
+
+	grp *group // the group it waits in, if any: then cand and fresh are its
 }
 
 // ID returns the goroutine's lineage: "0" is the root, "0.2" the root's
