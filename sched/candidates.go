@@ -187,26 +187,26 @@ func (s *candidates) rank(i int) int {
 //
 //go:norace
 func (s *candidates) highest() *G {
-	n := s.nodes[1]
+	top := s.nodes[1].top
 	if len(s.active) > 0 {
-		n = s.best()
+		top = s.best().top
 	}
-	if n.top < 0 {
+	if top < 0 {
 		return nil
 	}
-	return (*s.all)[n.top]
+	return (*s.all)[top]
 }
 
 // longest returns the member that has waited longest; nil if there is none.
 //
 //go:norace
 func (s *candidates) longest() *G {
-	n := s.nodes[1]
+	old := s.nodes[1].old
 	if len(s.active) > 0 {
-		n = s.best()
+		old = s.best().old
 	}
-	if n.old < 0 {
+	if old < 0 {
 		return nil
 	}
-	return (*s.all)[n.old]
+	return (*s.all)[old]
 }

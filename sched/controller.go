@@ -881,6 +881,9 @@ func (c *Controller) leave(g *G, keep bool) {
 	}
 	g.done = true
 	g.wait = nil
+	if g.grp != nil {
+		c.ungroup(g, false)
+	}
 	c.setCand(g, false)
 	c.nlive--
 	if g == c.root {

@@ -335,13 +335,10 @@ func (c *Controller) verify() {
 	}
 }
 
-// setCand records whether g is enabled.
+// setCand records whether g is enabled. g is in no group (see ungroup).
 //
 //go:norace
 func (c *Controller) setCand(g *G, enabled bool) {
-	if g.grp != nil {
-		c.ungroup(g, false)
-	}
 	g.cand = enabled
 	c.setFresh(g, enabled && !g.stale)
 }
