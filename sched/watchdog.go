@@ -28,6 +28,13 @@ var watchTimers = sync.Pool{New: func() any {
 	return t
 }}
 
+// doneChans are the channels on which the last goroutine of an execution
+// tells its watchdog that it exited: a send on a buffered channel rather
+// than a close, so that one serves execution after execution. A channel
+// goes back to the pool once received from: an abandoned execution's is
+// left to it.
+var doneChans = sync.Pool{New: func() any { return make(chan struct{}, 1) }}
+
 // HangSlack is how much longer than Options.BlockTimeout the watchdog
 // waits for a goroutine that runs without reaching a weft operation
 // before it gives up on the execution.
@@ -61,6 +68,7 @@ func (c *Controller) watch() *Result {
 	for {
 		select {
 		case <-c.done:
+			doneChans.Put(c.done)
 			return nil
 		case <-timer.C:
 		}
