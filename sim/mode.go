@@ -74,13 +74,16 @@ func who() (g *sched.G, t *record.Thread) {
 	return
 }
 
-// lookup is who's lookup when an execution runs in the process.
+// lookup is who's lookup when an execution runs in the process. Its two
+// type assertions each compare the value's type word with a constant,
+// cheaper than a type switch, which loads the type's hash first.
 func lookup() (*sched.G, *record.Thread) {
-	switch v := gls.Get().(type) {
-	case *sched.G:
-		return v.Claim(), nil
-	case *record.Thread:
-		return nil, v
+	v := gls.Get()
+	if t, ok := v.(*record.Thread); ok {
+		return nil, t
+	}
+	if g, ok := v.(*sched.G); ok {
+		return g.Claim(), nil
 	}
 	return nil, nil
 }

@@ -67,7 +67,6 @@ func (m *Mutex) Lock() {
 	}
 	if t != nil {
 		s, l, r := recSync(&m.st, t)
-		t.Beat()
 		s.lock(t)
 		s.owner.Store(t)
 		r.Sync(t, l, sched.ReadWrite, 0)

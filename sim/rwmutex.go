@@ -119,7 +119,6 @@ func (rw *RWMutex) RLock() {
 		w := newRecWaiter(t)
 		s.rq = append(s.rq, w)
 		s.mu.Unlock()
-		t.Beat()
 		w.wait() // the writer's Unlock admits and reports us
 		return
 	}
@@ -182,7 +181,6 @@ func (rw *RWMutex) recLock(t *record.Thread) {
 		w := newRecWaiter(t)
 		s.wq = append(s.wq, w)
 		s.mu.Unlock()
-		t.Beat()
 		w.wait()
 		s.mu.Lock()
 	}
@@ -193,7 +191,6 @@ func (rw *RWMutex) recLock(t *record.Thread) {
 		}
 		d := s.drained
 		s.mu.Unlock()
-		t.Beat()
 		<-d
 		s.mu.Lock()
 	}

@@ -20,7 +20,12 @@ type Var[T any] struct {
 	st *varState
 }
 
-type varState struct{ object }
+type varState struct {
+	object
+	// Recording: the digest of the value is its 8 bytes (see
+	// wordDigest).
+	word bool
+}
 
 // NewVar returns a Var holding v.
 func NewVar[T any](v T) *Var[T] { return &Var[T]{v: v} }

@@ -81,7 +81,6 @@ func (wg *WaitGroup) Wait() {
 		w := newRecWaiter(t)
 		s.recq = append(s.recq, w)
 		s.mu.Unlock()
-		t.Beat()
 		w.wait()
 		return
 	}
