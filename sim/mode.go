@@ -74,18 +74,24 @@ func who() (g *sched.G, t *record.Thread) {
 	return
 }
 
-// lookup is who's lookup when an execution runs in the process. Its two
-// type assertions each compare the value's type word with a constant,
-// cheaper than a type switch, which loads the type's hash first.
+// lookup is who's lookup when an execution runs in the process.
 func lookup() (*sched.G, *record.Thread) {
 	v := gls.Get()
 	if t, ok := v.(*record.Thread); ok {
 		return nil, t
 	}
+	return claim(v), nil
+}
+
+// claim returns the controlled goroutine v is, claimed, or nil. The
+// recording paths test for a recorded goroutine first, inline (a type
+// assertion compares the value's type word with a constant), and call
+// claim if it is not one.
+func claim(v any) *sched.G {
 	if g, ok := v.(*sched.G); ok {
-		return g.Claim(), nil
+		return g.Claim()
 	}
-	return nil, nil
+	return nil
 }
 
 // The operations of the primitives, as events and traces name them.

@@ -244,37 +244,37 @@ func recSync[S any, P interface {
 
 // atomicLoad performs a load of the location whose state slot is st.
 func atomicLoad[T any](st **varState, load func() T) T {
-	g, t := lookup()
-	if g != nil {
-		g.Step(opAtomicLoad, stateOf(st, g).id, nil)
-		v := load()
-		g.Observe(digest(&v))
-		return v
-	}
-	if t != nil {
+	who := gls.Get()
+	if t, ok := who.(*record.Thread); ok {
 		s := runVar(st, t)
 		if s == nil {
 			s = newRecVar[T](st, t)
 		}
 		return recLoadFn(t, s.loc, s.word, load)
 	}
+	if g := claim(who); g != nil {
+		g.Step(opAtomicLoad, stateOf(st, g).id, nil)
+		v := load()
+		g.Observe(digest(&v))
+		return v
+	}
 	return load()
 }
 
 // atomicStore performs a store of v.
 func atomicStore[T any](st **varState, v T, store func(T)) {
-	g, t := lookup()
-	if g != nil {
-		g.Step(opAtomicStore, stateOf(st, g).id, nil)
-		store(v)
-		return
-	}
-	if t != nil {
+	who := gls.Get()
+	if t, ok := who.(*record.Thread); ok {
 		s := runVar(st, t)
 		if s == nil {
 			s = newRecVar[T](st, t)
 		}
 		recStoreFn(t, s.loc, s.word, v, store)
+		return
+	}
+	if g := claim(who); g != nil {
+		g.Step(opAtomicStore, stateOf(st, g).id, nil)
+		store(v)
 		return
 	}
 	store(v)
@@ -293,16 +293,20 @@ func pollIfFailed[R any](g *sched.G, op *sched.Op, res R) {
 // atomicRMW performs a read-modify-write: f does it and returns its result
 // and digests of the value it read and of the value it left.
 func atomicRMW[R any](st **varState, op *sched.Op, f func() (R, uint64, uint64)) R {
-	g, t := lookup()
-	if g != nil {
+	who := gls.Get()
+	if t, ok := who.(*record.Thread); ok {
+		s := runVar(st, t)
+		if s == nil {
+			s = recState(st, t) // its values' kind is not known: R is the result's type
+		}
+		return recRMWFn(t, s.loc, f)
+	}
+	if g := claim(who); g != nil {
 		g.Step(op, stateOf(st, g).id, nil)
 		res, read, _ := f()
 		g.Observe(read)
 		pollIfFailed(g, op, res)
 		return res
-	}
-	if t != nil {
-		return recRMWFn(t, recState(st, t).loc, f)
 	}
 	res, _, _ := f()
 	return res

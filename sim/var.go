@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/weftdev/weft/internal/gls"
+	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
 )
 
@@ -40,12 +41,12 @@ func (x *Var[T]) Load() T {
 
 //go:noinline
 func (x *Var[T]) loadSlow() T {
-	g, t := lookup()
-	if g != nil {
-		return x.loadControlled(g)
-	}
-	if t != nil {
+	v := gls.Get()
+	if t, ok := v.(*record.Thread); ok {
 		return recLoad(t, &x.st, &x.v)
+	}
+	if g := claim(v); g != nil {
+		return x.loadControlled(g)
 	}
 	return x.v
 }
@@ -69,15 +70,16 @@ func (x *Var[T]) Store(v T) {
 
 //go:noinline
 func (x *Var[T]) storeSlow(v T) {
-	g, t := lookup()
-	switch {
-	case g != nil:
-		x.storeControlled(g, v)
-	case t != nil:
+	who := gls.Get()
+	if t, ok := who.(*record.Thread); ok {
 		recStore(t, &x.st, &x.v, v)
-	default:
-		x.v = v
+		return
 	}
+	if g := claim(who); g != nil {
+		x.storeControlled(g, v)
+		return
+	}
+	x.v = v
 }
 
 //go:norace
