@@ -19,6 +19,10 @@
 //     against a sequential computation.
 //   - Counter: a hot sim.Int64 incremented with Add by every worker;
 //     checks the final count.
+//   - Compute: work between shared accesses, as in the programs the
+//     recording papers measure: each item is about 1 µs of arithmetic
+//     (splitmix64 rounds) and then four operations (a bucket's lock, a
+//     load and a store of its sum, the unlock); checks the sums.
 //
 // Each is built from a parameter struct (BankParams, CacheParams, ...)
 // whose Size field is the knob of its length, and whose Events method
