@@ -52,9 +52,11 @@
 // and the race detector slow the workers down, which makes them overlap
 // more). Their workers start together, through a gate that spins outside
 // the sim operations and steps aside under the controller. FailureRate
-// measures the rate; TestFailureRates reports plain and recorded rates:
+// measures the rate; TestFailureRates reports plain and recorded rates,
+// their runs interleaved, and each recorder's ratio to plain (a recorder
+// whose runs fail less often hides the bug it is there to catch):
 //
-//	go test -run FailureRates -rates 10000 -v ./internal/workload
+//	go test -run FailureRates -rates 2000 -v ./internal/workload
 //
 // # Benchmarks
 //
