@@ -183,50 +183,6 @@ func digestAs[T any](word bool, v *T) uint64 {
 	return digest(v)
 }
 
-// recLoad performs a recorded load of *p, the memory of the location whose
-// state slot is st.
-func recLoad[T any](t *record.Thread, st **varState, p *T) T {
-	s := runVar(st, t)
-	if s == nil {
-		s = newRecVar[T](st, t)
-	}
-	l, word := s.loc, s.word
-	r := t.Access(l)
-	for {
-		b := r.ReadBegin(t, l)
-		v := *p
-		d := digestAs(word, &v)
-		if !r.ReadEnd(t, l, b, d) {
-			t.Observe(d)
-			return v
-		}
-	}
-}
-
-// recStore performs a recorded store of v into *p.
-func recStore[T any](t *record.Thread, st **varState, p *T, v T) {
-	s := runVar(st, t)
-	if s == nil {
-		s = newRecVar[T](st, t)
-	}
-	l, word := s.loc, s.word
-	r := t.Access(l)
-	r.WriteBegin(t, l)
-	*p = v
-	r.WriteEnd(t, l, sched.Write, 0, digestAs(word, &v))
-}
-
-// recRMW performs a recorded read-modify-write: f does the operation and
-// returns digests of the value it read and of the value it left.
-func recRMW(t *record.Thread, st **varState, f func() (read, written uint64)) {
-	l := recState(st, t).loc
-	r := t.Access(l)
-	r.WriteBegin(t, l)
-	read, written := f()
-	r.WriteEnd(t, l, sched.ReadWrite, read, written)
-	t.Observe(read)
-}
-
 // recSync begins a synchronization operation of t on the object whose
 // state slot is slot, and returns the object's location and the recorder:
 // the caller reports the access with Sync from inside the exclusive region.

@@ -39,11 +39,28 @@ func (x *Var[T]) Load() T {
 	return x.v
 }
 
+// loadSlow is Load in controlled or recording mode. The recorded load is
+// written out here, not called: it is the hottest path of a recording.
+//
 //go:noinline
 func (x *Var[T]) loadSlow() T {
 	v := gls.Get()
 	if t, ok := v.(*record.Thread); ok {
-		return recLoad(t, &x.st, &x.v)
+		s := runVar(&x.st, t)
+		if s == nil {
+			s = newRecVar[T](&x.st, t)
+		}
+		l, word := s.loc, s.word
+		r := t.Access(l)
+		for {
+			b := r.ReadBegin(t, l)
+			v := x.v
+			d := digestAs(word, &v)
+			if !r.ReadEnd(t, l, b, d) {
+				t.Observe(d)
+				return v
+			}
+		}
 	}
 	if g := claim(v); g != nil {
 		return x.loadControlled(g)
@@ -68,11 +85,22 @@ func (x *Var[T]) Store(v T) {
 	x.v = v
 }
 
+// storeSlow is Store in controlled or recording mode, the recorded store
+// written out here as in loadSlow.
+//
 //go:noinline
 func (x *Var[T]) storeSlow(v T) {
 	who := gls.Get()
 	if t, ok := who.(*record.Thread); ok {
-		recStore(t, &x.st, &x.v, v)
+		s := runVar(&x.st, t)
+		if s == nil {
+			s = newRecVar[T](&x.st, t)
+		}
+		l := s.loc
+		r := t.Access(l)
+		r.WriteBegin(t, l)
+		x.v = v
+		r.WriteEnd(t, l, sched.Write, 0, digestAs(s.word, &v))
 		return
 	}
 	if g := claim(who); g != nil {
