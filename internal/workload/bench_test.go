@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/weftdev/weft/internal/rectest"
 	"github.com/weftdev/weft/record"
 )
 
@@ -50,7 +51,7 @@ func benchRecord(b *testing.B, w Workload, impl string) {
 	runtime.GC()
 	peak := samplePeak()
 	b.ReportAllocs()
-	cpu0 := cpuTime()
+	cpu0 := rectest.CPUTime()
 	b.ResetTimer()
 	var runs, events, bytes int64
 	for b.Loop() {
@@ -70,7 +71,7 @@ func benchRecord(b *testing.B, w Workload, impl string) {
 		bytes += res.Bytes
 	}
 	b.StopTimer()
-	b.ReportMetric(float64(cpuTime()-cpu0)/float64(runs), "cpu-ns/op")
+	b.ReportMetric(float64(rectest.CPUTime()-cpu0)/float64(runs), "cpu-ns/op")
 	b.ReportMetric(float64(peak())/(1<<20), "peakMB")
 	if impl == "plain" {
 		b.ReportMetric(float64(w.Events), "events/op")
