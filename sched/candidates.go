@@ -56,8 +56,15 @@ func (s *candidates) grow(n int) {
 	for i := range nodes {
 		nodes[i] = none
 	}
-	copy(cnt[size:], s.cnt[s.size:])
-	copy(nodes[size:], s.nodes[s.size:])
+	// Loops, not copy: the race detector checks the runtime's copy even
+	// in a //go:norace function, and the tree is written by every
+	// goroutine of the execution, with the handoffs between them hidden.
+	for i, n := range s.cnt[s.size:] {
+		cnt[size+i] = n
+	}
+	for i, n := range s.nodes[s.size:] {
+		nodes[size+i] = n
+	}
 	s.size, s.cnt, s.nodes = size, cnt, nodes
 	for p := size - 1; p >= 1; p-- {
 		s.cnt[p] = s.cnt[2*p] + s.cnt[2*p+1]

@@ -64,8 +64,10 @@ const (
 
 // Options configure one execution.
 type Options struct {
-	// MaxSteps bounds the events of an execution; past it the execution
-	// fails as a Runaway. Zero means DefaultMaxSteps.
+	// MaxSteps bounds the events of an execution that are explored: the
+	// strategy decides up to it. Past it (and past what pending timers
+	// add), the execution runs on unexplored, for OverrunBudgets times
+	// MaxSteps more, then fails as a Runaway. Zero means DefaultMaxSteps.
 	MaxSteps int
 	// BlockTimeout bounds how long a controlled goroutine may stay blocked
 	// outside weft's knowledge before the execution fails as Blocked. Zero
@@ -114,6 +116,9 @@ type Result struct {
 	Schedule Schedule
 	// Steps counts the events.
 	Steps int
+	// Overran reports that the execution spent its budget of explored
+	// events (Options.MaxSteps) and ran on unexplored to its end.
+	Overran bool
 	// Decisions counts the scheduling points at which the strategy chose
 	// among several goroutines, or between goroutines and the clock.
 	Decisions int
@@ -193,14 +198,16 @@ type Controller struct {
 	slab     []G        // where newG takes its next goroutines from
 	allBuf   [4]*G      // all's first backing array
 	nlive    int        // goroutines not yet exited
+	outside  int        // the process's goroutines at the start that are not weft's (G.Goroutines)
 	cands    candidates // the goroutines a decision may run
 	decision Decision   // scratch for decide
 	rootDone bool
 	aborting bool
 
 	steps      int
-	extra      int // events added to the budget for pending timers (timeRunsOut)
-	extensions int // how many times
+	extra      int  // events added to the budget for pending timers (timeRunsOut)
+	extensions int  // how many times
+	overran    bool // the budget is spent: the execution runs on unexplored (overrun)
 	decisions  int
 	hash       uint64
 	objects    uint32
@@ -410,6 +417,7 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 	if opts.Trace {
 		c.trace = make([]tracePoint, 0, 256)
 	}
+	c.outside = outsideGoroutines()
 	if race.Enabled {
 		c.startAdviser()
 		c.raceBegin()
@@ -649,7 +657,7 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, poll pollKind) {
 			c.keepRunning()
 			goexit()
 		}
-		if !c.timeRunsOut() {
+		if !c.timeRunsOut() && !c.overrun() {
 			c.runaway(g)
 		}
 	}
@@ -794,6 +802,17 @@ func (c *Controller) spawn(parent *G, f func()) *G {
 	return child
 }
 
+// Goroutines is runtime.NumGoroutine as the execution's code sees it: the
+// execution's goroutines that have not ended, and the goroutines of the
+// process that were neither weft's nor the caller of Run (whom the root
+// stands for) when the execution started. Pooled workers and weft's other
+// goroutines do not count, so a test that compares the count before and
+// after its work (a check for leaked goroutines) sees only its own, the
+// same in every replay.
+//
+//go:norace
+func (g *G) Goroutines() int { return g.c.outside + g.c.nlive }
+
 // NewObject numbers an object (a mutex, a channel, ...) at its first use in
 // the execution. Numbers are part of the trace and of the event hash.
 //
@@ -933,13 +952,35 @@ func (c *Controller) timeRunsOut() bool {
 	return true
 }
 
+// OverrunBudgets is how many budgets of events (Options.MaxSteps) an
+// execution that spent its budget, with no timer left to fire, runs on
+// before it is a runaway. A stress test of millions of calls is no
+// livelock: it runs on unexplored (see Controller.unexplored), without a
+// strategy, so it records no choices; if it ends, it passed, and only its
+// first MaxSteps events were explored. A livelock is reported once these
+// budgets too are spent.
+const OverrunBudgets = 15
+
+// overrun lets an execution that spent its budget run on unexplored, once;
+// false if it already did.
+//
+//go:norace
+func (c *Controller) overrun() bool {
+	if c.overran {
+		return false
+	}
+	c.overran = true
+	c.extra += OverrunBudgets * c.opts.MaxSteps
+	return true
+}
+
 // runaway ends an execution that exceeded its step budget.
 //
 //go:norace
 func (c *Controller) runaway(g *G) {
 	inTheOpen()
 	c.fail(&Failure{Kind: Runaway, Goroutine: g.id, Site: CallerSite(3), Waiting: c.waiting(),
-		Message: "the execution ran " + strconv.Itoa(c.steps-1) + " events without ending (the budget, -explore.maxsteps, and what pending timers added): a livelock, or a loop that never ends?"})
+		Message: "the execution ran " + strconv.Itoa(c.steps-1) + " events without ending (16 budgets of -explore.maxsteps, and what pending timers added): a livelock, or a loop that never ends?"})
 	c.aborting = true
 	runtime.Goexit()
 }
@@ -1107,6 +1148,7 @@ func (c *Controller) result() *Result {
 		More:        c.more,
 		Schedule:    c.schedule(),
 		Steps:       c.steps,
+		Overran:     c.overran,
 		Decisions:   c.decisions,
 		Hash:        c.hash,
 		Goroutines:  len(c.all),

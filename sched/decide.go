@@ -196,9 +196,12 @@ func (c *Controller) decide(g *G) *G {
 		// every goroutine forever would starve them all.
 		offer := timer && (in <= 0 || sub == 0 && (c.hz == nil || in <= c.horizon()))
 		var next *G
-		if c.cands.len() == 1 && !offer && len(c.stale) == 0 {
+		switch {
+		case c.cands.len() == 1 && !offer && len(c.stale) == 0:
 			next = def
-		} else {
+		case c.overran:
+			next = c.unexplored(def)
+		default:
 			next = c.consult(g, def, sub, offer, in)
 		}
 		if next == Clock {
@@ -214,6 +217,19 @@ func (c *Controller) decide(g *G) *G {
 		c.ran(next)
 		return next
 	}
+}
+
+// unexplored is the policy of an execution past its budget (see overrun):
+// the default policy, fair as the exploring strategies are. It depends on
+// nothing but the execution, so a replay past the budget makes the same
+// decisions without a schedule of them.
+//
+//go:norace
+func (c *Controller) unexplored(def *G) *G {
+	if s := c.starving(); s != nil {
+		return s
+	}
+	return def
 }
 
 // consult asks the strategy, and records its choice if it departs from

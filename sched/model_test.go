@@ -261,6 +261,40 @@ func TestModelLongLoop(t *testing.T) {
 	}
 }
 
+// Repro bigcache: a stress test of millions of calls spends its budget of
+// explored events and runs on, unexplored and fair, to its end: no runaway.
+// Its decisions past the budget depend on the execution alone, so that the
+// same seed, and its schedule followed, give the same execution.
+func TestModelOverrunEnds(t *testing.T) {
+	body := func() {
+		var n sim.Int64
+		var wg sim.WaitGroup
+		for range 3 {
+			wg.Go(func() {
+				for range 2000 {
+					n.Add(1)
+					if n.Load()%7 == 0 {
+						sim.Yield()
+					}
+				}
+			})
+		}
+		wg.Wait()
+	}
+	opts := sched.Options{MaxSteps: 1000}
+	r := sched.Run(body, explore.RandomWalk(3), opts)
+	if r.Failure != nil || !r.Overran || r.Steps < 12000 {
+		t.Fatalf("failure %v, overran %v, %d events", r.Failure, r.Overran, r.Steps)
+	}
+	if again := sched.Run(body, explore.RandomWalk(3), opts); again.Hash != r.Hash {
+		t.Errorf("same seed: hash %#x, then %#x", r.Hash, again.Hash)
+	}
+	followed := explore.Execute(body, explore.Follow(r.Schedule), opts)
+	if followed.Hash != r.Hash || followed.Failure != nil {
+		t.Errorf("the schedule followed: hash %#x, want %#x (failure %v)", followed.Hash, r.Hash, followed.Failure)
+	}
+}
+
 // A livelock is a runaway, and the report says how many events ran and
 // which flag sets the budget.
 func TestModelRunaway(t *testing.T) {
@@ -278,7 +312,7 @@ func TestModelRunaway(t *testing.T) {
 	if r.Failure == nil || r.Failure.Kind != sched.Runaway {
 		t.Fatalf("failure %s, want a runaway", r.Failure.Summary())
 	}
-	if msg := r.Failure.Message; !strings.Contains(msg, "5000 events") || !strings.Contains(msg, "-explore.maxsteps") {
+	if msg := r.Failure.Message; !strings.Contains(msg, "80000 events") || !strings.Contains(msg, "-explore.maxsteps") {
 		t.Errorf("message %q", msg)
 	}
 	if len(r.Failure.Waiting) != 2 {
@@ -306,7 +340,7 @@ func TestModelAbortEndsSpinningDefer(t *testing.T) {
 			defer func() { lock(); l.Store(0) }()
 			sim.Sleep(time.Microsecond)
 			var n sim.Int64
-			for range 3000 { // past MaxSteps: a runaway, and the abort
+			for range 40_000 { // past 16 MaxSteps: a runaway, and the abort
 				n.Add(1)
 			}
 		}, explore.RandomWalk(seed), sched.Options{MaxSteps: 2000})
@@ -490,7 +524,7 @@ func TestModelTraceKeepsTheLastEvents(t *testing.T) {
 		for {
 			x.Add(1)
 		}
-	}, explore.RandomWalk(1), sched.Options{MaxSteps: sched.MaxTrace + 1000, Trace: true})
+	}, explore.RandomWalk(1), sched.Options{MaxSteps: sched.MaxTrace/8 + 100, Trace: true}) // 16 budgets past MaxTrace
 	if r.Failure == nil || r.Failure.Kind != sched.Runaway {
 		t.Fatalf("failure %s", r.Failure.Summary())
 	}
@@ -502,7 +536,7 @@ func TestModelTraceKeepsTheLastEvents(t *testing.T) {
 			t.Fatalf("event %d is the goroutine's %d-th, after its %d-th", i+1, e.N, r.Trace[i].N)
 		}
 	}
-	if last := r.Trace[len(r.Trace)-1]; last.N != sched.MaxTrace+1001 { // the event past the budget
+	if last := r.Trace[len(r.Trace)-1]; last.N != (sched.OverrunBudgets+1)*(sched.MaxTrace/8+100)+1 { // the event past the budgets
 		t.Errorf("the last event traced is the %d-th", last.N)
 	}
 }

@@ -36,3 +36,25 @@ func TestRaceMark(t *testing.T) {
 		t.Errorf("user frames: %q, %q", site, stack)
 	}
 }
+
+// A report whose every access is in weft's own state, below the runtime,
+// is weft's bug, not the test's; one access in the test's code makes it
+// the test's.
+func TestControllerState(t *testing.T) {
+	access := func(funcs ...string) racereport.Access {
+		var a racereport.Access
+		for _, f := range funcs {
+			a.Frames = append(a.Frames, racereport.Frame{Func: f})
+		}
+		return a
+	}
+	grow := access("runtime.slicecopy", "github.com/weftdev/weft/sched.(*candidates).grow", "example.com/p.TestX.func1")
+	next := access("github.com/weftdev/weft/internal/lineage.(*Children).Next", "github.com/weftdev/weft/sched.(*Controller).newG")
+	user := access("example.com/p.TestX.func1", "github.com/weftdev/weft/sched.(*Controller).goroutine")
+	if fn, ok := controllerState([]racereport.Access{grow, next}); !ok || fn != "github.com/weftdev/weft/sched.(*candidates).grow" {
+		t.Errorf("controller's accesses: %q, %v", fn, ok)
+	}
+	if fn, ok := controllerState([]racereport.Access{next, user}); ok {
+		t.Errorf("an access of the test's is weft's own state, in %s", fn)
+	}
+}

@@ -39,6 +39,12 @@ const HangSlack = 3 * time.Second
 // so the test binary never hangs. A goroutine that runs without events (a
 // loop on plain memory, or a long computation) is given HangSlack more,
 // then abandoned and reported the same way.
+//
+// Time without progress is counted tick by tick, a tick counting twice
+// its interval at most: a process that the machine does not run for a
+// while (a loaded machine, a stopped process, a suspended laptop) runs
+// neither its goroutines nor its watchdog, and that time is nobody's
+// fault.
 func (c *Controller) watch() *Result {
 	interval := max(c.opts.BlockTimeout/4, time.Millisecond)
 	timer := watchTimers.Get().(*time.Timer)
@@ -48,7 +54,8 @@ func (c *Controller) watch() *Result {
 		watchTimers.Put(timer)
 	}()
 	last := c.progress.Load()
-	var blockedSince, stillSince time.Time
+	var still, blocked time.Duration // without progress; and seen blocked
+	tick := time.Now()
 	for {
 		select {
 		case <-c.done:
@@ -56,26 +63,25 @@ func (c *Controller) watch() *Result {
 		case <-timer.C:
 		}
 		timer.Reset(interval)
+		now := time.Now()
+		passed := min(now.Sub(tick), 2*interval)
+		tick = now
 		if p := c.progress.Load(); p != last {
-			last, blockedSince, stillSince = p, time.Time{}, time.Time{}
+			last, still, blocked = p, 0, 0
 			continue
 		}
-		if stillSince.IsZero() {
-			stillSince = time.Now().Add(-interval) // no progress since the last tick at least
-		}
+		still += passed
 		g := c.cur.Load()
 		s, ok := c.stackOf(goroutineStacks(), g)
 		running := !ok || !s.blocked()
 		if running {
-			blockedSince = time.Time{}
-			if time.Since(stillSince) < c.opts.BlockTimeout+HangSlack-interval {
+			blocked = 0
+			if still < c.opts.BlockTimeout+HangSlack {
 				continue
 			}
 		} else {
-			if blockedSince.IsZero() {
-				blockedSince = time.Now()
-			}
-			if time.Since(blockedSince) < c.opts.BlockTimeout-interval {
+			blocked += passed
+			if blocked < c.opts.BlockTimeout {
 				continue
 			}
 		}

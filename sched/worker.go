@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -90,6 +91,19 @@ func acquireWorker(g *G, f func(), test string) (w *worker, started bool) {
 		go w.loop()
 	}
 	return w, started
+}
+
+// outsideGoroutines counts the process's goroutines but weft's idle
+// workers, their janitor and the caller: what G.Goroutines adds to an
+// execution's own.
+func outsideGoroutines() int {
+	idle.Lock()
+	weft := len(idle.ws)
+	if idle.janitor {
+		weft++
+	}
+	idle.Unlock()
+	return max(runtime.NumGoroutine()-weft-1, 0)
 }
 
 // takeIdle takes an idle worker from the pool, preferring one that carries

@@ -1099,3 +1099,31 @@ func TestPlainStateCarriesIn(t *testing.T) {
 		}
 	})
 }
+
+// Repro bigcache: a test that checks for leaked goroutines by comparing
+// NumGoroutine before and after its work sees its own goroutines only,
+// not weft's pooled workers, the same in every execution.
+func TestControlledNumGoroutine(t *testing.T) {
+	var counts [][3]int
+	for range 3 {
+		r := sched.Run(func() {
+			start := sim.NumGoroutine()
+			stop := sim.NewChan[struct{}](0)
+			for range 10 {
+				sim.Go(func() { stop.Recv() })
+			}
+			during := sim.NumGoroutine()
+			stop.Close()
+			sim.Sleep(time.Millisecond) // they end
+			counts = append(counts, [3]int{start, during, sim.NumGoroutine()})
+		}, explore.RandomWalk(1), sched.Options{})
+		if r.Failure != nil {
+			t.Fatal(r.Failure.Summary())
+		}
+	}
+	for _, c := range counts {
+		if c[1] != c[0]+10 || c[2] != c[0] || c != counts[0] {
+			t.Fatalf("start, during, end: %v, want the same in every execution, 10 more during", counts)
+		}
+	}
+}

@@ -35,3 +35,16 @@ func Yield() {
 	}
 	runtime.Gosched()
 }
+
+// NumGoroutine is runtime.NumGoroutine. Under control it counts the
+// execution's goroutines that have not ended, and the process's other
+// goroutines when the execution started, but weft's own (see
+// sched.G.Goroutines): a test that compares the count before and after its
+// work sees its own goroutines only, the same in every replay. Recording
+// and in plain mode, it is runtime.NumGoroutine.
+func NumGoroutine() int {
+	if g, _ := who(); g != nil {
+		return g.Goroutines()
+	}
+	return runtime.NumGoroutine()
+}

@@ -458,3 +458,33 @@ func TestRacyPassWithoutRaceDetector(t *testing.T) {
 		}
 	}
 }
+
+// TestNoFalseRaceInControllerState explores a body that makes the
+// controller change its own state from goroutines the race detector sees
+// as unordered: the tree of goroutines that can run grows on one goroutine
+// and again on another, and a timer the root set starts the root's child
+// on whichever goroutine moves the clock. The controller's state is not
+// the program's: under -race, none of this may be reported.
+func TestNoFalseRaceInControllerState(t *testing.T) {
+	body := func(t *weft.T) {
+		var wg sim.WaitGroup
+		fired := sim.NewChan[int](1)
+		sim.AfterFunc(time.Second, func() { fired.Send(1) })
+		for i := range 3 {
+			wg.Go(func() {
+				for range 10 * i {
+					wg.Go(func() { sim.Sleep(time.Duration(i) * time.Second) })
+				}
+			})
+		}
+		wg.Wait()
+		read(t, fired.Recv())
+	}
+	f, err := weft.Find(body, weft.Iterations(50))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f != nil {
+		t.Fatalf("weft flags a synchronized program: %s", f.Failure.Summary())
+	}
+}

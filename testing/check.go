@@ -220,6 +220,10 @@ func exploreTest(t *testing.T, body func(*T), cfg *config) {
 	if len(x.kept) > 0 {
 		t.Log(keptRunning(x.kept))
 	}
+	if x.overran > 0 {
+		t.Logf("weft: %d executions ran past their %d explored events (-explore.maxsteps), the longest to %d events: the rest of each ran unexplored",
+			x.overran, cfg.maxSteps, x.longest)
+	}
 	for _, l := range x.lost {
 		if x.finding == nil || x.finding.Crash == nil || !strings.Contains(l, x.finding.Crash.Output) {
 			t.Logf("weft: %s", strings.TrimRight(l, "\n"))
@@ -241,6 +245,9 @@ func exploreTest(t *testing.T, body func(*T), cfg *config) {
 		if cfg.explore {
 			t.Logf("weft: no failure in %d executions, %s (strategy %s, seed %#x, %s)",
 				x.executions, elapsed.Round(time.Millisecond), cfg.strategy, cfg.seed, workersOf(cfg, len(x.lost)))
+		} else if x.executions < cfg.iterations {
+			t.Logf("weft: no failure in %d of %d executions: plain go test explores a test for %v at most (-explore explores on)",
+				x.executions, cfg.iterations, cfg.plainTime)
 		}
 	case cfg.cont:
 		t.Logf("weft: %d distinct failures in %d executions, %s (%d more failures repeated them or saved schedules)",

@@ -85,6 +85,10 @@ type exploration struct {
 	// estimate is the most decisions of the failing executions, for
 	// rerunning executions with PCT (profiles).
 	estimate int
+	// overran counts the executions of this process that ran past their
+	// budget of explored events (sched.Result.Overran); longest is the
+	// most events one of them ran.
+	overran, longest int
 }
 
 // find runs the pipeline: explore, and judge each failing execution in
@@ -105,9 +109,13 @@ func find(body func(*T), cfg *config, progress func(time.Duration, int), found f
 	)
 	ec := cfg.exploreConfig()
 	ec.Progress = progress
-	ec.Executed = func(i int, _ *sched.Result) {
+	ec.Executed = func(i int, r *sched.Result) {
 		if t := last.Load(); i == 0 && t != nil {
 			x.first = t.out
+		}
+		if r.Overran {
+			x.overran++
+			x.longest = max(x.longest, r.Steps)
 		}
 	}
 	ec.Accept = func(f *explore.Finding) bool {
@@ -201,6 +209,12 @@ func judge(body func(*T), cfg *config, found *explore.Finding, executions int) *
 		f.Nondeterminism = fmt.Errorf("the traced replay did not fail the same way: %s (event hash %#x) where the original gave %s (event hash %#x)",
 			final.Failure.Summary(), final.Hash, m.Result.Failure.Summary(), m.Result.Hash)
 		f.Final = m.Result
+		return f
+	}
+	if final.Failure == nil {
+		// Only a Blocked execution gets here unverified.
+		f.Nondeterminism = fmt.Errorf("goroutine %s blocked outside weft's control once, but the replay of the execution ended without blocking (a machine too loaded to run it?)",
+			found.Result.Failure.Goroutine)
 		return f
 	}
 	f.Final, f.Failure = final, final.Failure

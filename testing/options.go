@@ -17,7 +17,7 @@ import (
 type Option func(*config)
 
 // Iterations sets the executions of plain go test's exploration (default
-// 100), and of Find.
+// 100, or fewer if they take more than 10 seconds), and of Find.
 // A property test (Property) runs at most n cases.
 func Iterations(n int) Option { return func(c *config) { c.iterations, c.iterSet = n, true } }
 
@@ -71,7 +71,8 @@ func Name(name string) Option { return func(c *config) { c.name = name } }
 type config struct {
 	name         string
 	iterations   int
-	iterSet      bool // Iterations was given
+	iterSet      bool          // Iterations was given
+	plainTime    time.Duration // plain go test's time bound, without Iterations
 	strategy     string
 	depth        int
 	seed         uint64
@@ -111,6 +112,13 @@ type config struct {
 
 const defaultIterations = 100
 
+// plainTime bounds plain go test's exploration of a test in wall time, when
+// Iterations was not given: a stress test whose executions take seconds
+// each would otherwise take a hundred times as long as under go test, and
+// time out. The executions that run are the same on every machine, only
+// fewer on a slow one; the first always runs.
+const plainTime = 10 * time.Second
+
 func newConfig(name string, opts []Option, useFlags bool) (*config, error) {
 	c := &config{
 		// One virtual epoch for all the test's executions and replays,
@@ -119,6 +127,7 @@ func newConfig(name string, opts []Option, useFlags bool) (*config, error) {
 		epoch:        time.Now(),
 		name:         name,
 		iterations:   defaultIterations,
+		plainTime:    plainTime,
 		strategy:     explore.DefaultStrategy,
 		depth:        explore.DefaultDepth,
 		maxSteps:     sched.DefaultMaxSteps,
@@ -241,6 +250,9 @@ func (c *config) exploreConfig() explore.Config {
 		}
 	} else {
 		ec.Iterations, ec.Workers = c.iterations, 1
+		if !c.iterSet {
+			ec.Duration = c.plainTime
+		}
 	}
 	return ec
 }

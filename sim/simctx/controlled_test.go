@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/weftdev/weft/explore"
-	"github.com/weftdev/weft/internal/race"
 	"github.com/weftdev/weft/internal/simtest"
 	"github.com/weftdev/weft/sched"
 	"github.com/weftdev/weft/sim"
@@ -62,12 +61,6 @@ func TestControlledTimeoutVirtual(t *testing.T) {
 }
 
 func TestControlledDeadlineWakesWaiters(t *testing.T) {
-	if race.Enabled {
-		// A known defect: under -race, this body's execution reports a
-		// race between a goroutine's closure and one another goroutine
-		// made (README, Limits), depending on the binary's layout.
-		t.Skip("weft reports a false race in this test under -race (README, Limits)")
-	}
 	// Goroutines waiting on a deadline's Done are woken when every
 	// goroutine is blocked, children and AfterFuncs included, in virtual
 	// time; cancel after the deadline changes nothing.
@@ -292,12 +285,6 @@ func TestControlledAfterFunc(t *testing.T) {
 }
 
 func TestControlledSameSeedSameHash(t *testing.T) {
-	if race.Enabled {
-		// A known defect: under -race, this body's execution reports a
-		// race between a goroutine's closure and one another goroutine
-		// made (README, Limits), depending on the binary's layout.
-		t.Skip("weft reports a false race in this test under -race (README, Limits)")
-	}
 	body := func() {
 		root, cancelRoot := simctx.WithCancel(simctx.Background())
 		var wg sim.WaitGroup

@@ -63,6 +63,7 @@ func (h *Hub) Counters() {
 	h.rw.RLock()
 	defer h.rw.RUnlock()
 	runtime.Gosched()
+	_ = runtime.NumGoroutine()
 }
 
 func Rolls() (int, int, float64) {
