@@ -64,6 +64,22 @@ func (s *mutexState) unlock(t *record.Thread) {
 	}
 }
 
+// runState returns m's state for t's run, or nil if there is none yet
+// (newRecState makes it): recSync's state, the common case inlined into
+// Lock and Unlock.
+func (m *Mutex) runState(t *record.Thread) *mutexState {
+	s := (*mutexState)(atomic.LoadPointer((*unsafe.Pointer)(unsafe.Pointer(&m.st))))
+	if s != nil && s.run == t.Run() {
+		return s
+	}
+	return nil
+}
+
+// newRecState returns m's state for t's run, creating it (recState).
+//
+//go:noinline
+func (m *Mutex) newRecState(t *record.Thread) *mutexState { return recState(&m.st, t) }
+
 // unlocked is the Waiter of Lock.
 type unlocked mutexState
 
@@ -78,7 +94,12 @@ func (m *Mutex) Lock() {
 		return
 	}
 	if t != nil {
-		s, l, r := recSync(&m.st, t)
+		s := m.runState(t)
+		if s == nil {
+			s = m.newRecState(t)
+		}
+		l := s.loc
+		r := t.Access(l)
 		s.lock(t)
 		r.Sync(t, l, sched.ReadWrite, 0)
 		return
@@ -115,7 +136,12 @@ func (m *Mutex) Unlock() {
 		return
 	}
 	if t != nil {
-		s, l, r := recSync(&m.st, t)
+		s := m.runState(t)
+		if s == nil {
+			s = m.newRecState(t)
+		}
+		l := s.loc
+		r := t.Access(l)
 		r.Sync(t, l, sched.Write, 0)
 		s.unlock(t)
 		return

@@ -191,7 +191,8 @@ func recSync[S any, P interface {
 	obj() *object
 }](slot *P, t *record.Thread) (P, *record.Loc, record.Recorder) {
 	s := recState(slot, t)
-	return s, s.obj().loc, t.Op(s.obj().loc)
+	l := s.obj().loc
+	return s, l, t.Access(l)
 }
 
 // The memory operations of the atomics, in controlled and recording mode
