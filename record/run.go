@@ -86,8 +86,28 @@ type Session struct {
 	werr           error
 	deadlockReport strings.Builder
 
-	live  sync.WaitGroup
-	exits atomic.Uint64
+	live       sync.WaitGroup
+	exits      atomic.Uint64
+	attachment atomic.Pointer[any] // a layer's state for the run (Attachment)
+}
+
+// Attachment returns the run's attachment, made by init at the first call:
+// the state a layer over the recorder keeps for one run, which then lives
+// and dies with it (sim maps there the addresses that atomic functions use
+// to locations; a table outside the run would hold them, and every run's
+// memory with them). Any goroutine of the run may call it.
+func (r *Session) Attachment(init func() any) any {
+	if v := r.attachment.Load(); v != nil {
+		return *v
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if v := r.attachment.Load(); v != nil {
+		return *v
+	}
+	v := init()
+	r.attachment.Store(&v)
+	return v
 }
 
 var runSeq atomic.Uint64

@@ -195,16 +195,17 @@ type Controller struct {
 	opts  Options
 	seq   uint64 // the execution's number in the process
 
-	root     *G
-	all      []*G       // every goroutine, in creation order
-	slab     []G        // where newG takes its next goroutines from
-	allBuf   [4]*G      // all's first backing array
-	nlive    int        // goroutines not yet exited
-	outside  int        // the process's goroutines at the start that are not weft's (G.Goroutines)
-	cands    candidates // the goroutines a decision may run
-	decision Decision   // scratch for decide
-	rootDone bool
-	aborting bool
+	root       *G
+	all        []*G       // every goroutine, in creation order
+	slab       []G        // where newG takes its next goroutines from
+	allBuf     [4]*G      // all's first backing array
+	nlive      int        // goroutines not yet exited
+	outside    int        // the process's goroutines at the start that are not weft's (G.Goroutines)
+	attachment any        // a layer's state for the execution (Attachment)
+	cands      candidates // the goroutines a decision may run
+	decision   Decision   // scratch for decide
+	rootDone   bool
+	aborting   bool
 
 	steps      int
 	extra      int  // events added to the budget for pending timers (timeRunsOut)
@@ -393,6 +394,21 @@ func (g *G) Observe(v uint64) { g.reads.Add(v) }
 //
 //go:norace
 func (g *G) Cases() []int { return g.cases }
+
+// Attachment returns the execution's attachment, made by init at the first
+// call: the state a layer over the controller keeps for one execution,
+// which then lives and dies with it (sim numbers there the addresses that
+// atomic functions use; a table outside the execution would hold them, and
+// every execution's memory with them). Only the goroutine that holds the
+// baton may call it.
+//
+//go:norace
+func (c *Controller) Attachment(init func() any) any {
+	if c.attachment == nil {
+		c.attachment = init()
+	}
+	return c.attachment
+}
 
 // Controller returns the goroutine's controller.
 //

@@ -195,8 +195,12 @@ func (w *worker) loop() {
 		race.Disable()
 		<-w.wake
 		race.Enable()
+		// A pooled worker keeps nothing of the goroutine it ran: its G
+		// would keep the whole execution reachable (the controller, every
+		// goroutine's state and what their timers hold), one execution per
+		// idle worker.
 		g, f := w.g, w.f
-		w.f = nil
+		w.g, w.f = nil, nil
 		if g == nil { // retired
 			w.bind.Release()
 			return

@@ -1,14 +1,11 @@
 package sim
 
 import (
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"unsafe"
-	"weak"
 
 	"github.com/weftdev/weft/internal/gls"
-	"github.com/weftdev/weft/internal/race"
 	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
 )
@@ -732,35 +729,21 @@ func addrRMW[R any](p unsafe.Pointer, op *sched.Op, f func() (R, uint64, uint64)
 }
 
 // A recAddrTable maps the addresses a recorded run's atomic functions use
-// to the run's locations. The run's goroutines share it.
+// to the run's locations. The run's goroutines share it. It is the run's
+// attachment (record.Session.Attachment), so it dies with the run: a table
+// outside it would hold the addresses, and through the objects at them
+// (whose states name the run) every run's memory.
 type recAddrTable struct {
-	owner weak.Pointer[record.Session]
-	mu    sync.Mutex
-	locs  map[unsafe.Pointer]*record.Loc
+	mu   sync.Mutex
+	locs map[unsafe.Pointer]*record.Loc
 }
 
-var (
-	// recAddrTables holds the table of every recorded run that used an
-	// address: weak.Pointer[record.Session] → *recAddrTable.
-	recAddrTables sync.Map
-	// lastRecAddrs caches the table last used.
-	lastRecAddrs atomic.Pointer[recAddrTable]
-)
+func newRecAddrTable() any { return &recAddrTable{locs: make(map[unsafe.Pointer]*record.Loc)} }
 
 // addrLoc returns the location of address p in t's run, making it at its
 // first use there.
 func addrLoc(t *record.Thread, p unsafe.Pointer) *record.Loc {
-	run := t.Run()
-	tab := lastRecAddrs.Load()
-	if tab == nil || tab.owner.Value() != run {
-		key := weak.Make(run)
-		v, loaded := recAddrTables.LoadOrStore(key, &recAddrTable{owner: key, locs: make(map[unsafe.Pointer]*record.Loc)})
-		tab = v.(*recAddrTable)
-		if !loaded {
-			runtime.AddCleanup(run, func(key weak.Pointer[record.Session]) { recAddrTables.Delete(key) }, key)
-		}
-		lastRecAddrs.Store(tab)
-	}
+	tab := t.Run().Attachment(newRecAddrTable).(*recAddrTable)
 	tab.mu.Lock()
 	l, ok := tab.locs[p]
 	if !ok {
@@ -772,11 +755,15 @@ func addrLoc(t *record.Thread, p unsafe.Pointer) *record.Loc {
 }
 
 // An addrTable numbers the addresses an execution's atomic functions use.
-// Only the execution's running goroutine touches ids; owner is immutable.
+// Only the execution's running goroutine touches it. It is the execution's
+// attachment (sched.Controller.Attachment), so it dies with the execution:
+// a table outside it would hold the addresses, and through the objects at
+// them (whose states name the controller) every execution's memory.
 type addrTable struct {
-	owner weak.Pointer[sched.Controller]
-	ids   addrIndex
+	ids addrIndex
 }
+
+func newAddrTable() any { return new(addrTable) }
 
 // An addrIndex maps addresses to object numbers: a hash table with open
 // addressing, not a Go map, whose writes the race detector checks
@@ -833,52 +820,17 @@ func (x *addrIndex) slot(p unsafe.Pointer) int {
 	return int(h>>32) & (len(x.keys) - 1)
 }
 
-var (
-	// addrTables holds the table of every execution that used an address:
-	// weak.Pointer[sched.Controller] → *addrTable. The weak key keeps the
-	// controller collectable; its cleanup deletes the entry.
-	addrTables sync.Map
-	// lastAddrs caches the table last used, which spares a map lookup while
-	// a single execution runs.
-	lastAddrs atomic.Pointer[addrTable]
-)
-
 // addrObject returns the object number of address p in g's execution,
-// numbering it at its first use there. The tables are weft's machinery,
-// shared by every goroutine: under the race detector, their
-// synchronization is hidden from it, lest it order the goroutines that
-// look an address up.
+// numbering it at its first use there. The table is the controller's state,
+// written by the goroutine that holds the baton: not instrumented.
 //
 //go:norace
 func addrObject(g *sched.G, p unsafe.Pointer) uint32 {
-	race.Disable()
-	defer race.Enable()
-	c := g.Controller()
-	t := lastAddrs.Load()
-	if t == nil || t.owner.Value() != c {
-		t = addrTableOf(c)
-		lastAddrs.Store(t)
-	}
+	t := g.Controller().Attachment(newAddrTable).(*addrTable)
 	id := t.ids.get(p)
 	if id == 0 {
 		id = g.NewObject()
 		t.ids.put(p, id)
 	}
 	return id
-}
-
-// addrTableOf returns c's table, creating it. It runs on c's running
-// goroutine, the only one of c's execution that can, so no other call
-// creates c's table meanwhile.
-//
-//go:norace
-func addrTableOf(c *sched.Controller) *addrTable {
-	key := weak.Make(c)
-	if t, ok := addrTables.Load(key); ok {
-		return t.(*addrTable)
-	}
-	t := &addrTable{owner: key}
-	addrTables.Store(key, t)
-	runtime.AddCleanup(c, func(key weak.Pointer[sched.Controller]) { addrTables.Delete(key) }, key)
-	return t
 }
