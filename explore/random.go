@@ -77,6 +77,10 @@ type strategyOptions struct {
 func WithLag(max time.Duration) Option { return func(o *strategyOptions) { o.lag = max } }
 
 func options(opts []Option) strategyOptions {
+	if len(opts) == 0 {
+		// Without options, o does not escape to the heap through f.
+		return strategyOptions{lag: DefaultLag}
+	}
 	o := strategyOptions{lag: DefaultLag}
 	for _, f := range opts {
 		f(&o)

@@ -291,3 +291,67 @@ func liveHeap() uint64 {
 	runtime.ReadMemStats(&m)
 	return m.HeapAlloc
 }
+
+// BenchmarkMutexWaiters measures an event while n goroutines wait to lock
+// the mutex the running goroutine locks and unlocks: every event enables
+// or disables them all, which costs the same whatever their number, as
+// they form one group (see group.go). In "held", the running goroutine
+// keeps the lock to itself (the default policy); in "turns", the n
+// goroutines each take the lock once, at random, and the figure is per
+// event of the whole execution.
+//
+//	go test -run XXX -bench MutexWaiters -count 6 ./sched
+func BenchmarkMutexWaiters(b *testing.B) {
+	for _, n := range []int{10, 1000, 10_000} {
+		b.Run(fmt.Sprintf("kind=held/waiters=%d", n), func(b *testing.B) {
+			b.StopTimer()
+			r := sched.Run(func() {
+				var mu sim.Mutex
+				var wg sim.WaitGroup
+				mu.Lock()
+				for range n {
+					wg.Go(func() {
+						mu.Lock()
+						mu.Unlock()
+					})
+				}
+				sim.Sleep(time.Millisecond) // every child runs and waits
+				b.StartTimer()
+				for range b.N / 2 {
+					mu.Unlock()
+					mu.Lock()
+				}
+				b.StopTimer()
+				mu.Unlock()
+				wg.Wait()
+			}, stay{}, sched.Options{MaxSteps: 1 << 62, BlockTimeout: time.Minute})
+			if r.Failure != nil {
+				b.Fatal(r.Failure.Summary())
+			}
+		})
+	}
+	for _, n := range []int{10, 1000, 10_000} {
+		b.Run(fmt.Sprintf("kind=turns/waiters=%d", n), func(b *testing.B) {
+			steps := 0
+			for i := range b.N {
+				r := sched.Run(func() {
+					var mu sim.Mutex
+					var wg sim.WaitGroup
+					for range n {
+						wg.Go(func() {
+							mu.Lock()
+							sim.Yield()
+							mu.Unlock()
+						})
+					}
+					wg.Wait()
+				}, explore.RandomWalk(uint64(i)), sched.Options{BlockTimeout: time.Minute})
+				if r.Failure != nil {
+					b.Fatal(r.Failure.Summary())
+				}
+				steps += r.Steps
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(steps), "ns/event")
+		})
+	}
+}

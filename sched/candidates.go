@@ -14,6 +14,16 @@ type candidates struct {
 
 	smallCnt [2 * smallSize]int32 // the first tree, in the controller
 	small    [2 * smallSize]node
+
+	// Groups of waiters (group.go): their members are candidates too
+	// while the group is ready.
+	groups []*group // every group with a trie
+	active []*group // the ready groups with members
+	gcnt   int      // the members of the ready groups
+	tn     []tnode  // the groups' trie nodes
+	tfree  []int32  // free nodes of tn
+	tpath  []int32  // scratch
+	tcur   []int32  // scratch
 }
 
 // A node's best members. It keeps their keys, so that recomputing it
@@ -65,7 +75,9 @@ func (s *candidates) grow(n int) {
 	for i, n := range s.nodes[s.size:] {
 		nodes[size+i] = n
 	}
+	from := s.levels()
 	s.size, s.cnt, s.nodes = size, cnt, nodes
+	s.growGroups(from, s.levels())
 	for p := size - 1; p >= 1; p-- {
 		s.cnt[p] = s.cnt[2*p] + s.cnt[2*p+1]
 		s.pull(p)
@@ -78,18 +90,7 @@ func (s *candidates) grow(n int) {
 //
 //go:norace
 func (s *candidates) pull(p int) bool {
-	l, r := &s.nodes[2*p], &s.nodes[2*p+1]
-	var n node
-	if r.top >= 0 && (l.top < 0 || r.prio > l.prio) {
-		n.top, n.prio = r.top, r.prio
-	} else {
-		n.top, n.prio = l.top, l.prio
-	}
-	if r.old >= 0 && (l.old < 0 || r.since < l.since) {
-		n.old, n.since = r.old, r.since
-	} else {
-		n.old, n.since = l.old, l.since
-	}
+	n := merge(s.nodes[2*p], s.nodes[2*p+1])
 	if n == s.nodes[p] {
 		return false
 	}
@@ -141,12 +142,15 @@ func (s *candidates) fix(p int) {
 }
 
 //go:norace
-func (s *candidates) len() int { return int(s.cnt[1]) }
+func (s *candidates) len() int { return int(s.cnt[1]) + s.gcnt }
 
 // at returns the k-th member in creation order, from 0.
 //
 //go:norace
 func (s *candidates) at(k int) *G {
+	if len(s.active) > 0 {
+		return s.groupAt(k)
+	}
 	p, left := 1, int32(k)
 	for p < s.size {
 		if c := s.cnt[2*p]; c > left {
@@ -172,6 +176,9 @@ func (s *candidates) rank(i int) int {
 			r += s.cnt[p-1]
 		}
 	}
+	if len(s.active) > 0 {
+		return int(r) + s.groupRank(i)
+	}
 	return int(r)
 }
 
@@ -180,18 +187,26 @@ func (s *candidates) rank(i int) int {
 //
 //go:norace
 func (s *candidates) highest() *G {
-	if s.nodes[1].top < 0 {
+	top := s.nodes[1].top
+	if len(s.active) > 0 {
+		top = s.best().top
+	}
+	if top < 0 {
 		return nil
 	}
-	return (*s.all)[s.nodes[1].top]
+	return (*s.all)[top]
 }
 
 // longest returns the member that has waited longest; nil if there is none.
 //
 //go:norace
 func (s *candidates) longest() *G {
-	if s.nodes[1].old < 0 {
+	old := s.nodes[1].old
+	if len(s.active) > 0 {
+		old = s.best().old
+	}
+	if old < 0 {
 		return nil
 	}
-	return (*s.all)[s.nodes[1].old]
+	return (*s.all)[old]
 }

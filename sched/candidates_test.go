@@ -67,3 +67,85 @@ func TestCandidatesAgainstAList(t *testing.T) {
 		}
 	}
 }
+
+// The candidate set with groups of waiters, against a plain list: members
+// of the tree and of groups that turn ready and not, with their keys
+// changed, past several growths of the tree.
+func TestCandidateGroupsAgainstAList(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var all []*G
+	var s candidates
+	s.init(&all)
+	in := map[*G]bool{}   // in the tree
+	of := map[*G]*group{} // in a group
+	groups := []*group{s.newGroup(1, nil), s.newGroup(2, nil), s.newGroup(3, nil)}
+	for step := range 15_000 {
+		if len(all) < 400 && rng.IntN(6) == 0 {
+			all = append(all, &G{idx: len(all)})
+		}
+		if len(all) == 0 {
+			continue
+		}
+		g := all[rng.IntN(len(all))]
+		switch rng.IntN(6) {
+		case 0:
+			if of[g] == nil {
+				in[g] = !in[g]
+				s.set(g, in[g])
+			}
+		case 1:
+			switch {
+			case of[g] != nil:
+				s.leave(of[g], g)
+				delete(of, g)
+			case !in[g]:
+				gr := groups[rng.IntN(len(groups))]
+				s.join(gr, g)
+				of[g] = gr
+			}
+		case 2:
+			gr := groups[rng.IntN(len(groups))]
+			s.setReady(gr, !gr.ready)
+		case 3:
+			g.prio = rng.Int64N(5)
+		case 4:
+			g.since = rng.IntN(5)
+		case 5:
+			continue
+		}
+		switch {
+		case of[g] != nil:
+			s.updateMember(of[g], g)
+		case in[g]:
+			s.update(g)
+		}
+		var members []*G
+		var best, oldest *G
+		for _, h := range all {
+			if !in[h] && (of[h] == nil || !of[h].ready) {
+				continue
+			}
+			members = append(members, h)
+			if best == nil || h.prio > best.prio {
+				best = h
+			}
+			if oldest == nil || h.since < oldest.since {
+				oldest = h
+			}
+		}
+		if s.len() != len(members) {
+			t.Fatalf("step %d: len %d, want %d", step, s.len(), len(members))
+		}
+		for k, h := range members {
+			if got := s.at(k); got != h {
+				t.Fatalf("step %d: at(%d) = goroutine %d, want %d", step, k, got.idx, h.idx)
+			}
+			if r := s.rank(h.idx); r != k {
+				t.Fatalf("step %d: rank(%d) = %d, want %d", step, h.idx, r, k)
+			}
+		}
+		if s.highest() != best || s.longest() != oldest {
+			t.Fatalf("step %d: highest %v, longest %v; want %v, %v", step, s.highest(), s.longest(), best, oldest)
+		}
+	}
+}

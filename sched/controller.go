@@ -103,6 +103,8 @@ type Options struct {
 	// the controller (G.Touch). It costs time linear in the number of
 	// goroutines at every decision: for weft's own tests.
 	Verify bool
+
+	ungrouped bool // no groups of waiters (see group.go): for tests that compare
 }
 
 // Result is the outcome of one execution.
@@ -218,9 +220,12 @@ type Controller struct {
 	// Waiting (wait.go).
 	watchers [][]watch  // by object: the goroutines whose Waiter depends on it
 	watchBuf [4][]watch // watchers' first backing array
+	grouped  [][]*group // by object: the groups of its waiters (group.go)
 	unowned  []watch    // Waiters that name no object: asked at every decision
 	dirty    []uint32   // objects changed since the last decision
 	woken    []*G       // goroutines woken by name since the last decision
+	wokenBuf [4]*G      // woken's first backing array
+	dirtyBuf [4]uint32  // dirty's first backing array
 	stale    []*G       // pollers that wait for a change
 	changes  uint64     // changes of the execution's state so far
 	rounds   int        // stall rounds of the pollers without a change
@@ -245,7 +250,7 @@ type Controller struct {
 	abandoned atomic.Bool       // the watchdog gave up on the execution
 	stuck     *G                // the goroutine the watchdog gave up on; set before abandoned
 	scan      int               // where aborting looks for the next live goroutine
-	done      chan struct{}     // closed when the last goroutine exits
+	done      chan struct{}     // sent to when the last goroutine exits (doneChans)
 	drained   chan struct{}     // abandoned: closed when every goroutine but the stuck one exited; made by the watchdog
 
 	escMu   sync.Mutex // guards escapes: written by goroutines that are not controlled
@@ -261,6 +266,14 @@ type Controller struct {
 	raceSeen int                 // its count of reports, as last checked
 	raceJoin byte                // the address every goroutine's exit releases
 	raceInit byte                // the address Run releases once the controller is set up
+
+	// The execution's Result, its Schedule's first backing array and the
+	// first slab of goroutines: in the controller, one allocation instead
+	// of four for a small execution. Last, away from the fields every
+	// event reads.
+	res      Result
+	schedBuf [2]Choice
+	slabBuf  [4]G
 }
 
 // choice is a Choice as recorded during the execution: compact and without
@@ -322,6 +335,8 @@ type G struct {
 	readObj   uint32 // the object of its last reads in a row
 	pollEvent bool   // its current event is a poll
 	outside   bool   // one of them polled something outside weft
+
+	grp *group // the group it waits in, if any: then cand and fresh are its
 }
 
 // ID returns the goroutine's lineage: "0" is the root, "0.2" the root's
@@ -409,10 +424,12 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 		seq:   seq,
 		hash:  fnv.Offset,
 		epoch: opts.Epoch.Round(0), // wall clock only: virtual times carry no monotonic reading
-		done:  make(chan struct{}),
+		done:  doneChans.Get().(chan struct{}),
 	}
 	c.all = c.allBuf[:0]
+	c.slab = c.slabBuf[:]
 	c.watchers = c.watchBuf[:0]
+	c.woken, c.dirty = c.wokenBuf[:0], c.dirtyBuf[:0]
 	c.cands.init(&c.all)
 	if opts.Trace {
 		c.trace = make([]tracePoint, 0, 256)
@@ -722,6 +739,9 @@ func (c *Controller) record(p tracePoint) {
 //
 //go:norace
 func (c *Controller) run(next *G) {
+	if next.grp != nil {
+		c.ungroup(next, true)
+	}
 	next.wgen++
 	if next != c.cur.Load() {
 		c.served(next)
@@ -733,7 +753,17 @@ func (c *Controller) run(next *G) {
 //go:norace
 func (c *Controller) served(g *G) {
 	g.since = c.steps
-	if g.fresh {
+	c.rekey(g)
+}
+
+// rekey updates the candidates after g's priority or since changed.
+//
+//go:norace
+func (c *Controller) rekey(g *G) {
+	switch {
+	case g.grp != nil:
+		c.cands.updateMember(g.grp, g)
+	case g.fresh:
 		c.cands.update(g)
 	}
 }
@@ -851,6 +881,9 @@ func (c *Controller) leave(g *G, keep bool) {
 	}
 	g.done = true
 	g.wait = nil
+	if g.grp != nil {
+		c.ungroup(g, false)
+	}
 	c.setCand(g, false)
 	c.nlive--
 	if g == c.root {
@@ -862,7 +895,7 @@ func (c *Controller) leave(g *G, keep bool) {
 		c.mix(uint64(g.idx)<<32 ^ opExit.hash)
 		c.progressed() // a goroutine fewer: pollers look again
 		if c.nlive == 0 {
-			close(c.done)
+			c.done <- struct{}{}
 			return
 		}
 		if next := c.decide(g); next != nil {
@@ -874,7 +907,7 @@ func (c *Controller) leave(g *G, keep bool) {
 	// Aborting: wake the remaining goroutines one at a time; each exits
 	// as soon as it runs, and passes the baton to the next.
 	if c.nlive == 0 {
-		close(c.done)
+		c.done <- struct{}{}
 		return
 	}
 	c.handoff(c.nextLive(nil))
@@ -980,7 +1013,7 @@ func (c *Controller) overrun() bool {
 func (c *Controller) runaway(g *G) {
 	inTheOpen()
 	c.fail(&Failure{Kind: Runaway, Goroutine: g.id, Site: CallerSite(3), Waiting: c.waiting(),
-		Message: "the execution ran " + strconv.Itoa(c.steps-1) + " events without ending (16 budgets of -explore.maxsteps, and what pending timers added): a livelock, or a loop that never ends?"})
+		Message: "the execution ran " + strconv.Itoa(c.steps-1) + " events without ending (" + strconv.Itoa(OverrunBudgets+1) + " budgets of -explore.maxsteps, and what pending timers added): a livelock, or a loop that never ends?"})
 	c.aborting = true
 	runtime.Goexit()
 }
@@ -1080,7 +1113,10 @@ func (c *Controller) schedule() Schedule {
 	if c.choices.len() == 0 {
 		return nil
 	}
-	s := make(Schedule, 0, c.choices.len())
+	s := Schedule(c.schedBuf[:0])
+	if c.choices.len() > len(c.schedBuf) {
+		s = make(Schedule, 0, c.choices.len())
+	}
 	names := opNames()
 	c.choices.each(func(x *choice) {
 		ch := Choice{Kind: x.kind, G: c.all[x.g].id, N: int(x.n), K: int(x.sub), Op: names[x.op], Preempt: x.preempt,
@@ -1093,7 +1129,7 @@ func (c *Controller) schedule() Schedule {
 		}
 		s = append(s, ch)
 	})
-	return s
+	return s[:len(s):len(s)]
 }
 
 // chunks is an append-only list that never copies what it holds: the
@@ -1143,7 +1179,8 @@ func (c *Controller) mix(v uint64) {
 }
 
 func (c *Controller) result() *Result {
-	r := &Result{
+	r := &c.res
+	*r = Result{
 		Failure:     c.failure,
 		More:        c.more,
 		Schedule:    c.schedule(),

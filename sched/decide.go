@@ -62,7 +62,7 @@ func (d *Decision) Highest() *G { return d.c.cands.highest() }
 // others.
 //
 //go:norace
-func (d *Decision) CanRun(g *G) bool { return g != Clock && g.c == d.c && g.cand && !g.done }
+func (d *Decision) CanRun(g *G) bool { return g != Clock && g.c == d.c && g.enabled() && !g.done }
 
 // Enabled returns every goroutine that can run, stale pollers included,
 // in creation order. It allocates and costs time linear in the number of
@@ -92,7 +92,7 @@ func (d *Decision) Starving() *G { return d.c.starving() }
 //
 //go:norace
 func (d *Decision) CanContinue() bool {
-	return !d.Yield && !d.Current.done && d.Current.cand
+	return !d.Yield && !d.Current.done && d.Current.enabled()
 }
 
 // SetPriority sets the priority by which Decision.Highest orders the
@@ -105,9 +105,7 @@ func (g *G) SetPriority(p int64) {
 		return
 	}
 	g.prio = p
-	if g.fresh {
-		g.c.cands.update(g)
-	}
+	g.c.rekey(g)
 }
 
 // Priority returns the goroutine's priority (SetPriority).
@@ -277,7 +275,7 @@ func (c *Controller) defaultNext(g *G, due bool) *G {
 	if due {
 		return Clock
 	}
-	if !g.yield && !g.done && g.fresh {
+	if !g.yield && !g.done && g.isFresh() {
 		return g
 	}
 	if r := c.cands.rank(g.idx + 1); r < c.cands.len() {

@@ -119,6 +119,19 @@ type Waiter interface {
 	Ready() bool
 }
 
+// A SharedWaiter is a Waiter that stands for a condition of its object
+// alone, the same for every goroutine waiting on it: every goroutine
+// blocked in Lock of one mutex passes the same one (a pointer, compared
+// with ==) with the mutex's object to Step. The controller then keeps
+// those goroutines as one group, and asks the Waiter once for all of them
+// when the object changes, so that an unlock costs the same with one
+// goroutine waiting for the lock or ten thousand.
+type SharedWaiter interface {
+	Waiter
+	// Shared marks the Waiter as shared; it does nothing.
+	Shared()
+}
+
 // never is the Waiter of an operation that can never proceed, such as a send
 // on a nil channel.
 type never struct{}

@@ -82,13 +82,170 @@ func (c *Controller) await(g *G) {
 			c.register(obj, g)
 		}
 	default:
-		if g.obj == 0 {
+		switch {
+		case g.obj == 0:
 			c.unowned = append(c.unowned, watch{g, g.wgen})
-		} else {
+		case c.join(g, w):
+			return
+		default:
 			c.register(g.obj, g)
 		}
 	}
 	c.setCand(g, w.Ready())
+}
+
+// groupFrom is how many goroutines register with an object one by one
+// before those that wait on it with a SharedWaiter form a group: a few
+// waiters cost little to ask one by one, and a group costs more to join.
+const groupFrom = 4
+
+// groupAlways is how many goroutines may register with an object one by
+// one, beyond which even a goroutine whose Waiter is ready joins the group.
+const groupAlways = 2 * groupFrom
+
+// join makes waiting goroutine g a member of the group of its object and
+// Waiter, forming it if enough goroutines wait on the object, and reports
+// whether it did.
+//
+//go:norace
+func (c *Controller) join(g *G, w Waiter) bool {
+	if _, ok := w.(SharedWaiter); !ok || g.stale || c.opts.ungrouped {
+		return false
+	}
+	obj := g.obj
+	var gr *group
+	if int(obj) < len(c.grouped) {
+		for _, h := range c.grouped[obj] {
+			if h.w == w {
+				gr = h
+				break
+			}
+		}
+	}
+	if int(obj) >= len(c.watchers) || len(c.watchers[obj]) < groupFrom && gr == nil {
+		return false
+	}
+	if len(c.watchers[obj]) < groupAlways && w.Ready() {
+		// It will likely run at once (a Lock of a free mutex): joining
+		// and leaving would cost more than being asked again, while the
+		// goroutines asked one by one are few.
+		return false
+	}
+	if gr == nil {
+		gr = c.form(obj, w)
+	}
+	c.enter(gr, g)
+	return true
+}
+
+// form makes the group of the goroutines waiting on obj with w, with those
+// registered with obj one by one that wait with w as its first members.
+//
+//go:norace
+func (c *Controller) form(obj uint32, w Waiter) *group {
+	gr := c.cands.newGroup(obj, w)
+	for int(obj) >= len(c.grouped) {
+		c.grouped = append(c.grouped, nil)
+	}
+	c.grouped[obj] = append(c.grouped[obj], gr)
+	c.flip(gr, w.Ready())
+	for _, x := range c.watchers[obj] {
+		if h := x.g; x.valid() && h.wait == w && !h.stale && h.grp == nil {
+			h.wgen++ // its registration is void: the group is asked
+			c.enter(gr, h)
+		}
+	}
+	return gr
+}
+
+// enter makes waiting goroutine g a member of group gr.
+//
+//go:norace
+func (c *Controller) enter(gr *group, g *G) {
+	c.setCand(g, false) // out of the tree: its enabledness is the group's
+	c.flip(gr, gr.w.Ready())
+	g.grp = gr
+	switch {
+	case g.overdue: // enabled before in this wait: it waits since then
+	case gr.ready:
+		g.since, g.overdue = c.steps, true
+	default:
+		gr.pending = append(gr.pending, g)
+	}
+	c.cands.join(gr, g)
+}
+
+// ungroup takes member g out of its group; it stays enabled as the group
+// is, as a candidate of its own, if enabled.
+//
+//go:norace
+func (c *Controller) ungroup(g *G, enabled bool) {
+	gr := g.grp
+	c.cands.leave(gr, g)
+	g.grp = nil
+	g.cand, g.fresh = false, false
+	if enabled {
+		c.setCand(g, gr.ready)
+	}
+}
+
+// flip records whether group gr's Waiter is ready. The members enabled
+// for the first time in their wait start waiting now (see setFresh).
+//
+//go:norace
+func (c *Controller) flip(gr *group, ready bool) {
+	if gr.ready == ready {
+		return
+	}
+	if ready {
+		for _, h := range gr.pending {
+			if h.grp == gr && !h.overdue {
+				h.since, h.overdue = c.steps, true
+				c.cands.updateMember(gr, h)
+			}
+		}
+		clear(gr.pending)
+		gr.pending = gr.pending[:0]
+	}
+	c.cands.setReady(gr, ready)
+}
+
+// flushGroups asks again the groups of waiters on obj, which changed,
+// forgetting those without members.
+//
+//go:norace
+func (c *Controller) flushGroups(obj uint32) {
+	gs := c.grouped[obj][:0]
+	for _, gr := range c.grouped[obj] {
+		if gr.n == 0 {
+			c.cands.dropGroup(gr)
+			continue
+		}
+		c.flip(gr, gr.w.Ready())
+		gs = append(gs, gr)
+	}
+	clear(c.grouped[obj][len(gs):])
+	c.grouped[obj] = gs
+}
+
+// enabled reports whether g's pending operation can proceed.
+//
+//go:norace
+func (g *G) enabled() bool {
+	if g.grp != nil {
+		return g.grp.ready
+	}
+	return g.cand
+}
+
+// isFresh reports whether g is a candidate of decisions.
+//
+//go:norace
+func (g *G) isFresh() bool {
+	if g.grp != nil {
+		return g.grp.ready
+	}
+	return g.fresh
 }
 
 //go:norace
@@ -103,6 +260,9 @@ func (c *Controller) register(obj uint32, g *G) {
 //
 //go:norace
 func (c *Controller) recheck(g *G) {
+	if g.grp != nil {
+		return // its group is asked
+	}
 	c.setCand(g, g.wait.Ready())
 }
 
@@ -134,6 +294,9 @@ func (c *Controller) flush() {
 		}
 		clear(c.watchers[obj][len(ws):])
 		c.watchers[obj] = ws
+		if int(obj) < len(c.grouped) && len(c.grouped[obj]) > 0 {
+			c.flushGroups(obj)
+		}
 	}
 	if len(c.unowned) > 0 {
 		ws := c.unowned[:0]
@@ -158,6 +321,13 @@ func (c *Controller) verify() {
 			continue
 		}
 		want := h.wait == nil || h.wait.Ready()
+		if h.grp != nil {
+			if h.grp.ready != want || h.cand || h.fresh {
+				panic(fmt.Sprintf("weft: goroutine %s (in %s) waits in a group that is ready=%v, but its Waiter says %v: an object changed and the controller was not told (G.Touch)",
+					h.id, h.op, h.grp.ready, want))
+			}
+			continue
+		}
 		if h.cand != want || h.fresh != (want && !h.stale) {
 			panic(fmt.Sprintf("weft: goroutine %s (in %s) is enabled=%v fresh=%v, but its Waiter says %v: an object changed and the controller was not told (G.Touch)",
 				h.id, h.op, h.cand, h.fresh, want))
@@ -165,7 +335,7 @@ func (c *Controller) verify() {
 	}
 }
 
-// setCand records whether g is enabled.
+// setCand records whether g is enabled. g is in no group (see ungroup).
 //
 //go:norace
 func (c *Controller) setCand(g *G, enabled bool) {

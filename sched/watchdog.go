@@ -5,6 +5,8 @@ import (
 	"runtime/metrics"
 	"sync"
 	"time"
+
+	"github.com/weftdev/weft/internal/text"
 )
 
 // goroutinesCreated returns how many goroutines the process has created.
@@ -25,6 +27,13 @@ var watchTimers = sync.Pool{New: func() any {
 	t.Stop()
 	return t
 }}
+
+// doneChans are the channels on which the last goroutine of an execution
+// tells its watchdog that it exited: a send on a buffered channel rather
+// than a close, so that one serves execution after execution. A channel
+// goes back to the pool once received from: an abandoned execution's is
+// left to it.
+var doneChans = sync.Pool{New: func() any { return make(chan struct{}, 1) }}
 
 // HangSlack is how much longer than Options.BlockTimeout the watchdog
 // waits for a goroutine that runs without reaching a weft operation
@@ -59,6 +68,7 @@ func (c *Controller) watch() *Result {
 	for {
 		select {
 		case <-c.done:
+			doneChans.Put(c.done)
 			return nil
 		case <-timer.C:
 		}
@@ -110,7 +120,7 @@ func (c *Controller) watch() *Result {
 			g.id, s.waitingIn(), c.opts.BlockTimeout)
 		if running {
 			msg = fmt.Sprintf("goroutine %s ran for %v without an event of the execution (at %s): a loop that waits on something weft does not control, or a computation longer than the block timeout",
-				g.id, c.opts.BlockTimeout+HangSlack, orDash(site))
+				g.id, c.opts.BlockTimeout+HangSlack, text.OrDash(site))
 		}
 		r.Failure = &Failure{Kind: Blocked, Goroutine: g.id, Site: site, Stack: stack, Message: msg}
 		return r

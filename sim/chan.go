@@ -256,10 +256,18 @@ type sendRoom[T any] chanState[T]
 //go:norace
 func (x *sendRoom[T]) Ready() bool { return (*chanState[T])(x).canSend(nil) }
 
+// Shared makes the senders waiting for room one group (see
+// sched.SharedWaiter).
+func (x *sendRoom[T]) Shared() {}
+
 type recvValue[T any] chanState[T]
 
 //go:norace
 func (x *recvValue[T]) Ready() bool { return (*chanState[T])(x).canRecv(nil) }
+
+// Shared makes the receivers waiting for a value one group (see
+// sched.SharedWaiter).
+func (x *recvValue[T]) Shared() {}
 
 //go:norace
 func (c *Chan[T]) state(g *sched.G) *chanState[T] {

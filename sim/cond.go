@@ -143,7 +143,7 @@ func (w *recWaiter) release(r record.Recorder, l *record.Loc) {
 func (c *Cond) waitControlled(g *sched.G) {
 	s := stateOf(&c.st, g)
 	g.Step(opCondWait, s.id, nil)
-	t := &ticket{}
+	t := &ticket{g: g}
 	s.waiters = append(s.waiters, t)
 	c.L.Unlock()
 	g.Step(opCondWait, s.id, t)
@@ -155,7 +155,8 @@ func (c *Cond) signalControlled(g *sched.G) {
 	s := stateOf(&c.st, g)
 	g.Step(opCondSignal, s.id, nil)
 	if len(s.waiters) > 0 {
-		s.waiters[0].released = true
+		s.waiters[0].release()
+		s.waiters[0] = nil
 		s.waiters = s.waiters[1:]
 	}
 }

@@ -86,6 +86,10 @@ type unlocked mutexState
 //go:norace
 func (w *unlocked) Ready() bool { return !w.locked }
 
+// Shared makes the goroutines waiting for the mutex one group (see
+// sched.SharedWaiter).
+func (w *unlocked) Shared() {}
+
 // Lock locks m, waiting until it is available.
 func (m *Mutex) Lock() {
 	g, t := who()

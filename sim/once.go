@@ -34,6 +34,10 @@ type finished onceState
 //go:norace
 func (w *finished) Ready() bool { return w.done }
 
+// Shared makes the goroutines waiting for f one group (see
+// sched.SharedWaiter).
+func (w *finished) Shared() {}
+
 // Do calls f if and only if Do is being called for the first time for this
 // Once. Other callers wait until f returns. If f panics, Do considers it
 // returned. Calling Do from f deadlocks.

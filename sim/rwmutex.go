@@ -44,12 +44,19 @@ type noWriter rwState
 //go:norace
 func (w *noWriter) Ready() bool { return !w.writer }
 
+// Shared makes the writers waiting for the lock one group (see
+// sched.SharedWaiter).
+func (w *noWriter) Shared() {}
+
 // noReaders is the Waiter of a writer that announced itself and waits for
 // the readers to leave.
 type noReaders rwState
 
 //go:norace
 func (w *noReaders) Ready() bool { return w.readers == 0 }
+
+// Shared: see sched.SharedWaiter.
+func (w *noReaders) Shared() {}
 
 // Lock locks rw for writing.
 func (rw *RWMutex) Lock() {
@@ -279,7 +286,7 @@ func (rw *RWMutex) rLockControlled(g *sched.G) {
 	if !s.writer {
 		s.readers++
 	} else {
-		t := &ticket{}
+		t := &ticket{g: g}
 		s.queued = append(s.queued, t)
 		g.Park(opRLockWait, s.id, t)
 	}

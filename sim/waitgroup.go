@@ -19,6 +19,11 @@ type wgState struct {
 	object
 	count   int
 	waiters []*ticket
+	// The first waiter's ticket, and waiters' first backing array, in
+	// the state: one Wait at a time, the common case, allocates nothing.
+	first     ticket
+	firstBusy bool // first is in use: its goroutine has not returned from Wait
+	waitBuf   [1]*ticket
 
 	// Recording: a monitor.
 	mu   sync.Mutex
@@ -122,9 +127,20 @@ func (wg *WaitGroup) waitControlled(g *sched.G) {
 	s := stateOf(&wg.st, g)
 	g.Step(opWGWait, s.id, nil)
 	if s.count > 0 {
-		t := &ticket{}
+		var t *ticket
+		if s.firstBusy {
+			t = &ticket{g: g}
+		} else {
+			s.first, s.firstBusy, t = ticket{g: g}, true, &s.first
+		}
+		if s.waiters == nil {
+			s.waiters = s.waitBuf[:0]
+		}
 		s.waiters = append(s.waiters, t)
 		g.Park(opWGWait, s.id, t)
+		if t == &s.first {
+			s.firstBusy = false
+		}
 	}
 	race.Acquire(unsafe.Pointer(s))
 }
