@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -205,14 +206,7 @@ func formatChoice(c sched.Choice) string {
 		site = "" // not a site; the annotation is only informative
 	}
 	if op != "" || site != "" {
-		fmt.Fprintf(&b, " @ %s %s", orDash(op), orDash(site))
+		fmt.Fprintf(&b, " @ %s %s", cmp.Or(op, noText), cmp.Or(site, noText))
 	}
 	return b.String()
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return noText
-	}
-	return s
 }

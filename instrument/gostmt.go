@@ -30,56 +30,116 @@ func (r *rewriter) goStmt(n *ast.GoStmt) {
 		return
 	}
 	call := n.Call
-	fun := ast.Unparen(call.Fun)
-	if lit, ok := fun.(*ast.FuncLit); ok && len(call.Args) == 0 {
+	if lit, ok := ast.Unparen(call.Fun).(*ast.FuncLit); ok && len(call.Args) == 0 {
 		r.site(n, nil, "go statement")
 		r.replace(n, r.sim("Go")+"("+r.text(lit)+")")
 		return
 	}
-	if fn := r.pr.callee(call); fn != nil && fn.Pkg() != nil && !r.instrumented(fn.Pkg()) && !replacedCallee(fn) &&
-		replacements[fn.Pkg().Path()][fn.Name()] == [2]string{} {
-		r.skip(n, "go statement", fmt.Sprintf("it starts %s.%s, which weft does not instrument: the goroutine runs outside the controller", fn.Pkg().Name(), fn.Name()))
+	if why := r.uninstrumentedCallee(call); why != "" {
+		r.skip(n, "go statement", why)
 		return
 	}
-	var decls, vals []string // temporaries, and what they hold
-	var args []string
-	temp := func(prefix, val string) string {
-		t := r.temp(prefix)
-		decls, vals = append(decls, t), append(vals, val)
-		return t
-	}
-	// The function value.
-	var callee string
-	builtin := ""
-	if id, ok := fun.(*ast.Ident); ok {
-		if b, ok := r.info.Uses[id].(*types.Builtin); ok {
-			builtin = b.Name()
-		}
-	}
-	switch {
-	case builtin != "":
-	case r.static(fun):
-		callee = r.text(call.Fun)
-	default:
-		callee = temp("f", r.text(call.Fun))
-	}
-	// The arguments.
-	if len(call.Args) == 1 {
-		if tup, ok := r.info.TypeOf(call.Args[0]).(*types.Tuple); ok && tup.Len() > 1 {
-			var ts []string
-			for range tup.Len() {
-				ts = append(ts, r.temp("a"))
-			}
-			pre := ""
-			if len(decls) > 0 {
-				pre = strings.Join(decls, ", ") + " := " + strings.Join(vals, ", ") + "; "
-			}
-			r.site(n, nil, "go statement")
-			r.replace(n, "{ "+pre+strings.Join(ts, ", ")+" := "+r.text(call.Args[0])+"; "+
-				r.sim("Go")+"(func() { "+callee+"("+strings.Join(ts, ", ")+") }) }")
+	t := &goTemps{r: r}
+	callee, builtin := r.goCallee(call, t)
+	pre, body := "", ""
+	if ts := r.tupleArgs(call); ts != nil {
+		// go f(g()), g returning several values: one temporary each,
+		// declared apart from the function's.
+		pre = t.pre() + strings.Join(ts, ", ") + " := " + r.text(call.Args[0]) + "; "
+		body = callee + "(" + strings.Join(ts, ", ") + ")"
+	} else {
+		args, ok := r.goArgs(n, call, t)
+		if !ok {
 			return
 		}
+		dots := ""
+		if call.Ellipsis.IsValid() {
+			dots = "..."
+		}
+		if builtin != "" {
+			body = r.goBuiltin(n, builtin, args, dots)
+		} else {
+			body = callee + "(" + strings.Join(args, ", ") + dots + ")"
+		}
+		pre = t.pre()
 	}
+	r.site(n, nil, "go statement")
+	r.replace(n, "{ "+pre+r.sim("Go")+"(func() { "+body+" }) }")
+}
+
+// goTemps are the temporaries of a go statement, declared before it and
+// read by the new goroutine: the values the statement evaluates.
+type goTemps struct {
+	r           *rewriter
+	decls, vals []string // temporaries, and what they hold
+}
+
+// temp declares a new temporary holding val and returns its name.
+func (t *goTemps) temp(prefix, val string) string {
+	name := t.r.temp(prefix)
+	t.decls, t.vals = append(t.decls, name), append(t.vals, val)
+	return name
+}
+
+// pre is the declaration of the temporaries, if any, and its semicolon.
+func (t *goTemps) pre() string {
+	if len(t.decls) == 0 {
+		return ""
+	}
+	return strings.Join(t.decls, ", ") + " := " + strings.Join(t.vals, ", ") + "; "
+}
+
+// uninstrumentedCallee says why a go statement is left plain when it
+// starts a function of a package weft does not instrument (and does not
+// replace), or returns "".
+func (r *rewriter) uninstrumentedCallee(call *ast.CallExpr) string {
+	fn := r.pr.callee(call)
+	if fn == nil || fn.Pkg() == nil || r.instrumented(fn.Pkg()) || replacedCallee(fn) ||
+		replacements[fn.Pkg().Path()][fn.Name()] != [2]string{} {
+		return ""
+	}
+	return fmt.Sprintf("it starts %s.%s, which weft does not instrument: the goroutine runs outside the controller", fn.Pkg().Name(), fn.Name())
+}
+
+// goCallee returns how the new goroutine names the function it calls: as
+// written if it needs no evaluation, else a temporary; or, for a builtin,
+// the builtin's name.
+func (r *rewriter) goCallee(call *ast.CallExpr, t *goTemps) (callee, builtin string) {
+	fun := ast.Unparen(call.Fun)
+	if id, ok := fun.(*ast.Ident); ok {
+		if b, ok := r.info.Uses[id].(*types.Builtin); ok {
+			return "", b.Name()
+		}
+	}
+	if r.static(fun) {
+		return r.text(call.Fun), ""
+	}
+	return t.temp("f", r.text(call.Fun)), ""
+}
+
+// tupleArgs returns the temporaries of a call whose one argument is a call
+// returning several values, or nil for any other call.
+func (r *rewriter) tupleArgs(call *ast.CallExpr) []string {
+	if len(call.Args) != 1 {
+		return nil
+	}
+	tup, ok := r.info.TypeOf(call.Args[0]).(*types.Tuple)
+	if !ok || tup.Len() <= 1 {
+		return nil
+	}
+	var ts []string
+	for range tup.Len() {
+		ts = append(ts, r.temp("a"))
+	}
+	return ts
+}
+
+// goArgs returns the arguments of the new goroutine's call: constants, nil
+// and types as written, every other argument evaluated into a temporary.
+// It reports false, having skipped the statement, when an argument's type
+// cannot be spelled in the file.
+func (r *rewriter) goArgs(n *ast.GoStmt, call *ast.CallExpr, t *goTemps) ([]string, bool) {
+	var args []string
 	for _, a := range call.Args {
 		switch tv := r.info.Types[a]; {
 		case tv.Value != nil || tv.IsNil() || tv.IsType():
@@ -88,29 +148,14 @@ func (r *rewriter) goStmt(n *ast.GoStmt) {
 			s, ok := r.typeText(tv.Type)
 			if !ok {
 				r.skip(n, "go statement", "an argument's type cannot be spelled here")
-				return
+				return nil, false
 			}
-			args = append(args, temp("a", s+"("+r.text(a)+")"))
+			args = append(args, t.temp("a", s+"("+r.text(a)+")"))
 		default:
-			args = append(args, temp("a", r.text(a)))
+			args = append(args, t.temp("a", r.text(a)))
 		}
 	}
-	dots := ""
-	if call.Ellipsis.IsValid() {
-		dots = "..."
-	}
-	var body string
-	if builtin != "" {
-		body = r.goBuiltin(n, builtin, args, dots)
-	} else {
-		body = callee + "(" + strings.Join(args, ", ") + dots + ")"
-	}
-	pre := ""
-	if len(decls) > 0 {
-		pre = strings.Join(decls, ", ") + " := " + strings.Join(vals, ", ") + "; "
-	}
-	r.site(n, nil, "go statement")
-	r.replace(n, "{ "+pre+r.sim("Go")+"(func() { "+body+" }) }")
+	return args, true
 }
 
 // static reports whether a function expression needs no evaluation: a

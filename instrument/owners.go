@@ -16,34 +16,13 @@ func (f *flow) owners(file *ast.File) {
 	ast.Inspect(file, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncDecl:
-			if fn, ok := f.pr.objectOf(n.Name).(*types.Func); ok {
-				sig := fn.Type().(*types.Signature)
-				if n.Recv != nil && sig.Recv() != nil {
-					f.ownFields(n.Recv, []*types.Var{sig.Recv()})
-				}
-				f.ownSig(n.Type, sig)
-			}
+			f.ownFuncDecl(n)
 		case *ast.FuncLit:
 			if sig, ok := f.info.TypeOf(n).(*types.Signature); ok {
 				f.ownSig(n.Type, sig)
 			}
 		case *ast.ValueSpec:
-			if n.Type != nil {
-				var owner any
-				for _, id := range n.Names {
-					if obj := f.info.Defs[id]; obj != nil {
-						x := f.add(canon(obj), obj.Type())
-						if owner == nil {
-							owner = x
-						}
-						f.union(owner, x)
-					}
-				}
-				if owner == nil {
-					owner = f.add(n, nil) // var _ chan int
-				}
-				f.own(n.Type, owner)
-			}
+			f.ownValueSpec(n)
 		case *ast.TypeSpec:
 			if tn, ok := f.info.Defs[n.Name].(*types.TypeName); ok {
 				f.ownTypeParams(n.TypeParams)
@@ -54,48 +33,98 @@ func (f *flow) owners(file *ast.File) {
 				f.own(n.Type, f.node(n))
 			}
 		case *ast.CallExpr:
-			if tv, ok := f.info.Types[n.Fun]; ok && tv.IsType() {
-				f.own(n.Fun, f.add(n, tv.Type))
-			} else if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && len(n.Args) > 0 {
-				if _, ok := f.info.Uses[id].(*types.Builtin); ok && (id.Name == "make" || id.Name == "new") {
-					f.own(n.Args[0], f.add(n, f.info.TypeOf(n)))
-				}
-			}
+			f.ownCall(n)
 		case *ast.TypeAssertExpr:
 			if n.Type != nil {
 				f.own(n.Type, f.node(n))
 			}
 		case *ast.TypeSwitchStmt:
-			// What comes out of an interface is what went in.
-			x := f.node(typeSwitchOperand(n))
-			for _, s := range n.Body.List {
-				cc := s.(*ast.CaseClause)
-				owner := f.add(cc, nil)
-				f.union(owner, x)
-				if obj, ok := f.info.Implicits[cc].(*types.Var); ok {
-					f.union(owner, f.add(obj, obj.Type()))
-				}
-				for _, e := range cc.List {
-					f.own(e, owner)
-				}
-			}
-		case *ast.IndexExpr, *ast.IndexListExpr:
-			// An instantiation's type arguments: a class of their own.
-			var idx []ast.Expr
-			switch n := n.(type) {
-			case *ast.IndexExpr:
-				idx = []ast.Expr{n.Index}
-			case *ast.IndexListExpr:
-				idx = n.Indices
-			}
-			for _, e := range idx {
-				if tv, ok := f.info.Types[e]; ok && tv.IsType() {
-					f.own(e, f.add(e, tv.Type))
-				}
-			}
+			f.ownTypeSwitch(n)
+		case *ast.IndexExpr:
+			f.ownTypeArgs([]ast.Expr{n.Index})
+		case *ast.IndexListExpr:
+			f.ownTypeArgs(n.Indices)
 		}
 		return true
 	})
+}
+
+// ownFuncDecl assigns the type expressions of a function's or method's
+// declaration: its receiver and its signature.
+func (f *flow) ownFuncDecl(n *ast.FuncDecl) {
+	fn, ok := f.pr.objectOf(n.Name).(*types.Func)
+	if !ok {
+		return
+	}
+	sig := fn.Type().(*types.Signature)
+	if n.Recv != nil && sig.Recv() != nil {
+		f.ownFields(n.Recv, []*types.Var{sig.Recv()})
+	}
+	f.ownSig(n.Type, sig)
+}
+
+// ownValueSpec assigns the type of a var or const declaration to the
+// variables it declares, one class for all of them.
+func (f *flow) ownValueSpec(n *ast.ValueSpec) {
+	if n.Type == nil {
+		return
+	}
+	var owner any
+	for _, id := range n.Names {
+		if obj := f.info.Defs[id]; obj != nil {
+			x := f.add(canon(obj), obj.Type())
+			if owner == nil {
+				owner = x
+			}
+			f.union(owner, x)
+		}
+	}
+	if owner == nil {
+		owner = f.add(n, nil) // var _ chan int
+	}
+	f.own(n.Type, owner)
+}
+
+// ownCall assigns the type of a conversion, or make's or new's type
+// argument, to the call.
+func (f *flow) ownCall(n *ast.CallExpr) {
+	if tv, ok := f.info.Types[n.Fun]; ok && tv.IsType() {
+		f.own(n.Fun, f.add(n, tv.Type))
+		return
+	}
+	if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && len(n.Args) > 0 {
+		if _, ok := f.info.Uses[id].(*types.Builtin); ok && (id.Name == "make" || id.Name == "new") {
+			f.own(n.Args[0], f.add(n, f.info.TypeOf(n)))
+		}
+	}
+}
+
+// ownTypeSwitch assigns the types of a type switch's cases to their
+// clauses, each joined to the operand's class: what comes out of an
+// interface is what went in.
+func (f *flow) ownTypeSwitch(n *ast.TypeSwitchStmt) {
+	x := f.node(typeSwitchOperand(n))
+	for _, s := range n.Body.List {
+		cc := s.(*ast.CaseClause)
+		owner := f.add(cc, nil)
+		f.union(owner, x)
+		if obj, ok := f.info.Implicits[cc].(*types.Var); ok {
+			f.union(owner, f.add(obj, obj.Type()))
+		}
+		for _, e := range cc.List {
+			f.own(e, owner)
+		}
+	}
+}
+
+// ownTypeArgs gives each type argument of an instantiation a class of its
+// own.
+func (f *flow) ownTypeArgs(idx []ast.Expr) {
+	for _, e := range idx {
+		if tv, ok := f.info.Types[e]; ok && tv.IsType() {
+			f.own(e, f.add(e, tv.Type))
+		}
+	}
 }
 
 // ownSig assigns the type expressions of a function's signature to its

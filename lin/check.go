@@ -51,15 +51,15 @@ func Find[O, S any](sp Spec[O, S], opts ...weft.Option) (*weft.Finding, error) {
 	return weft.FindCases(sp.cases("Find"), opts...)
 }
 
-// Replay runs the scenario of a corpus entry saved by Check (or a
+// Follow runs the scenario of a corpus entry saved by Check (or a
 // Finding's Entry) once, along its schedule, and returns the execution,
 // its failure (a violation included), and where it drifted from the
 // schedule. t receives rapid's log of the draws.
-func Replay[O, S any](t *testing.T, sp Spec[O, S], e *corpus.Entry, opts ...weft.Option) (*sched.Result, *sched.Failure, []string, error) {
+func Follow[O, S any](t *testing.T, sp Spec[O, S], e *corpus.Entry, opts ...weft.Option) (*sched.Result, *sched.Failure, []string, error) {
 	if err := sp.validate(); err != nil {
 		return nil, nil, nil, err
 	}
-	return weft.ReplayCase(t, sp.cases(t.Name()), e, opts...)
+	return weft.FollowCase(t, sp.cases(t.Name()), e, opts...)
 }
 
 // cases returns the cases of the spec for weft.PropertyCases: a scenario

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/weftdev/weft/internal/text"
 	"pgregory.net/rapid"
 )
 
@@ -71,7 +72,7 @@ func (s *scenario) size() int {
 // describe says how big the scenario is.
 func (s *scenario) describe() string {
 	n := s.size()
-	return fmt.Sprintf("%d operation%s on %d goroutine%s", n, plural(n), len(s.lanes), plural(len(s.lanes)))
+	return text.Count(n, "operation") + " on " + text.Count(len(s.lanes), "goroutine")
 }
 
 // drawScenario draws a scenario of the spec's shape from r.
@@ -103,11 +104,4 @@ func drawScenario[O, S any](r *rapid.T, sp *Spec[O, S]) *scenario {
 		s.final = list(0, sh.final).Draw(r, "final")
 	}
 	return s
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }

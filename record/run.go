@@ -131,7 +131,7 @@ func Record(body func(), rec Recorder, opts Options) (*Result, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, t := range r.threads {
-		res.Events += t.n
+		res.Events += t.ops()
 	}
 	if len(r.failures) > 0 {
 		res.Failure, res.More = r.failures[0], r.failures[1:]
@@ -156,7 +156,7 @@ func (r *Session) newThread(id string) *Thread {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	idx := uint32(len(r.threads))
-	t := &Thread{run: r, id: id, idx: idx, rng: r.opts.Seed ^ uint64(idx)*0x9e3779b97f4a7c15}
+	t := &Thread{run: r, rec: r.rec, id: id, idx: idx, rng: r.opts.Seed ^ uint64(idx)*0x9e3779b97f4a7c15}
 	if idx < 64 {
 		t.bit = 1 << idx
 	}
@@ -228,12 +228,14 @@ func (r *Session) wait() bool {
 	}
 }
 
+// progress returns a number that changes whenever a goroutine of the run
+// begins an operation or ends.
 func (r *Session) progress() uint64 {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	p := r.exits.Load()
 	for _, t := range r.threads {
-		p += t.beat.Load()
+		p += t.ops()
 	}
 	return p
 }
@@ -304,10 +306,11 @@ func (r *Session) writeTrailer(complete bool) {
 	b := []byte{chunkEnd}
 	b = binary.AppendUvarint(b, uint64(len(r.threads)))
 	for _, t := range r.threads {
+		n, reads := t.counts()
 		b = appendString(b, t.id)
-		b = binary.AppendUvarint(b, t.n)
-		b = binary.AppendUvarint(b, t.reads.Reads)
-		b = binary.LittleEndian.AppendUint64(b, t.reads.Hash)
+		b = binary.AppendUvarint(b, n)
+		b = binary.AppendUvarint(b, reads.Reads)
+		b = binary.LittleEndian.AppendUint64(b, reads.Hash)
 	}
 	b = binary.AppendUvarint(b, uint64(len(r.locs)))
 	if complete {

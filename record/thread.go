@@ -3,7 +3,6 @@ package record
 import (
 	"runtime/debug"
 	"strings"
-	"sync/atomic"
 
 	"github.com/weftdev/weft/internal/gls"
 	"github.com/weftdev/weft/internal/lineage"
@@ -17,16 +16,19 @@ import (
 // waking it.
 type Thread struct {
 	run      *Session
+	rec      Recorder // run.rec
 	id       string
 	idx      uint32
 	n        uint64 // operations begun, as sched.G.Ops counts
-	beat     atomic.Uint64
 	children lineage.Children
 	reads    sched.Digest
 	bit      uint64 // 1<<idx, or 0 for idx ≥ 64
 	rng      uint64
 	bind     gls.Binding
 	touches  TouchDecoder // the state of touch's coding, which decoding replays
+	// seen caches locations the goroutine touched, by id: Access's
+	// test, with no atomic load of the location's touched bits.
+	seen [seenSize]*Loc
 	// Stream is the goroutine's own log stream.
 	Stream Stream
 	// State is the recorder's per-thread state, set by NewThread.
@@ -51,24 +53,46 @@ func (t *Thread) Index() uint32 { return t.idx }
 func (t *Thread) N() uint64 { return t.n }
 
 // Recorder returns the run's recorder.
-func (t *Thread) Recorder() Recorder { return t.run.rec }
+func (t *Thread) Recorder() Recorder { return t.rec }
 
 // Op begins a new operation of t, on location l (nil for none), and
 // returns t's recorder. It counts the operation, and logs l the first time
 // t touches it, so that a replay can tell which of its objects l is.
 func (t *Thread) Op(l *Loc) Recorder {
-	t.n++
-	if t.n&63 == 0 {
-		t.beat.Store(t.n)
+	if l != nil {
+		return t.Access(l)
 	}
-	if l != nil && t.bit != 0 && l.touched.Load()&t.bit == 0 {
+	t.n++
+	return t.rec
+}
+
+// Access is Op on a location l that is not nil. It is inlined into the
+// recorded memory accesses: in the common case, a location t touched
+// recently, it costs an increment, a load and a comparison.
+func (t *Thread) Access(l *Loc) Recorder {
+	if t.n++; t.seen[l.id&(seenSize-1)] != l {
+		t.touchFirst(l)
+	}
+	return t.rec
+}
+
+// touchFirst logs l if t touches it for the first time (every time, for
+// the goroutines past the 64th, which have no bit in Loc.touched), and
+// caches it in t.seen.
+func (t *Thread) touchFirst(l *Loc) {
+	switch {
+	case t.bit == 0:
+		t.touch(l)
+		return
+	case l.touched.Load()&t.bit == 0:
 		l.touched.Or(t.bit)
 		t.touch(l)
-	} else if l != nil && t.bit == 0 {
-		t.touch(l)
 	}
-	return t.run.rec
+	t.seen[l.id&(seenSize-1)] = l
 }
+
+// seenSize is the size of Thread.seen.
+const seenSize = 64
 
 // Touch logs that t's current operation accessed l, whether or not t
 // touched l before: a select logs the channel it completed on this way.
@@ -128,8 +152,20 @@ func (d *TouchDecoder) Next(e Entry) uint32 {
 // a TryLock that failed. A replay does not order it.
 func (t *Thread) NoAccess() { t.Stream.Put(TagNoAccess, t.n) }
 
-// Beat tells the run's watchdog that t moves; blocking operations call it.
-func (t *Thread) Beat() { t.beat.Store(t.n) }
+// ops returns t.n for the run's watchdog, on another goroutine: a racy
+// read, hidden from the race detector, of a word only t writes. A torn or
+// stale value only delays the watchdog's verdict by a tick, and it spares
+// every operation an atomic store.
+//
+//go:norace
+func (t *Thread) ops() uint64 { return t.n }
+
+// counts returns t's counter and read digest for the log's trailer, when
+// t has ended, or was abandoned blocked in a run that made no progress:
+// then, as for ops, nothing orders its last writes before this read.
+//
+//go:norace
+func (t *Thread) counts() (uint64, sched.Digest) { return t.n, t.reads }
 
 // Observe chains a digest of a value t read into its read digest, which a
 // replay must reproduce.

@@ -97,6 +97,7 @@ func (c *Controller) horizon() time.Duration {
 func (c *Controller) startAdviser() {
 	a := &adviser{ask: make(chan struct{}), answer: make(chan struct{}), exited: make(chan struct{})}
 	c.adv = a
+	helpers.Add(1)
 	go a.run(c.strat, c.obs, c.hz)
 }
 
@@ -126,6 +127,7 @@ func (c *Controller) ask(q question) question {
 //
 //go:norace
 func (a *adviser) run(s Strategy, obs Observer, hz Horizon) {
+	defer helpers.Add(-1) // last
 	defer close(a.exited)
 	for {
 		race.Disable()

@@ -1013,7 +1013,7 @@ func (c *Controller) overrun() bool {
 func (c *Controller) runaway(g *G) {
 	inTheOpen()
 	c.fail(&Failure{Kind: Runaway, Goroutine: g.id, Site: CallerSite(3), Waiting: c.waiting(),
-		Message: "the execution ran " + strconv.Itoa(c.steps-1) + " events without ending (16 budgets of -explore.maxsteps, and what pending timers added): a livelock, or a loop that never ends?"})
+		Message: "the execution ran " + strconv.Itoa(c.steps-1) + " events without ending (" + strconv.Itoa(OverrunBudgets+1) + " budgets of -explore.maxsteps, and what pending timers added): a livelock, or a loop that never ends?"})
 	c.aborting = true
 	runtime.Goexit()
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/weftdev/weft/internal/text"
 )
 
 // A FailureKind classifies what went wrong in an execution.
@@ -190,19 +192,12 @@ func (w Waiting) describe() string {
 	if w.Polling {
 		how = "polling in"
 	}
-	return fmt.Sprintf("%s %s %s at %s", w.Goroutine, how, w.Op, orDash(w.Site))
+	return fmt.Sprintf("%s %s %s at %s", w.Goroutine, how, w.Op, text.OrDash(w.Site))
 }
 
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		return s[:i] + " …"
-	}
-	return s
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
 	}
 	return s
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/weftdev/weft/internal/race"
 	"github.com/weftdev/weft/internal/racereport"
+	"github.com/weftdev/weft/internal/text"
 )
 
 // Under the race detector (a -race build; see package internal/race), the
@@ -126,7 +127,7 @@ func (c *Controller) raceOf(r *racereport.Report) *Failure {
 	f.Message = first.Kind
 	if len(f.Accesses) > 1 {
 		earlier := f.Accesses[1]
-		f.Message += " races with an earlier " + earlier.Kind + " at " + orDash(earlier.Site) + " by " + goroutineName(earlier.Goroutine)
+		f.Message += " races with an earlier " + earlier.Kind + " at " + text.OrDash(earlier.Site) + " by " + goroutineName(earlier.Goroutine)
 	}
 	return f
 }

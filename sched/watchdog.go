@@ -5,6 +5,8 @@ import (
 	"runtime/metrics"
 	"sync"
 	"time"
+
+	"github.com/weftdev/weft/internal/text"
 )
 
 // goroutinesCreated returns how many goroutines the process has created.
@@ -118,7 +120,7 @@ func (c *Controller) watch() *Result {
 			g.id, s.waitingIn(), c.opts.BlockTimeout)
 		if running {
 			msg = fmt.Sprintf("goroutine %s ran for %v without an event of the execution (at %s): a loop that waits on something weft does not control, or a computation longer than the block timeout",
-				g.id, c.opts.BlockTimeout+HangSlack, orDash(site))
+				g.id, c.opts.BlockTimeout+HangSlack, text.OrDash(site))
 		}
 		r.Failure = &Failure{Kind: Blocked, Goroutine: g.id, Site: site, Stack: stack, Message: msg}
 		return r

@@ -88,22 +88,21 @@ func acquireWorker(g *G, f func(), test string) (w *worker, started bool) {
 	w.g, w.f = g, f
 	g.w = w
 	if started {
+		helpers.Add(1)
 		go w.loop()
 	}
 	return w, started
 }
 
-// outsideGoroutines counts the process's goroutines but weft's idle
-// workers, their janitor and the caller: what G.Goroutines adds to an
-// execution's own.
+// helpers counts weft's own goroutines: workers (running a controlled
+// goroutine, or idle), their janitor, and the race detector's advisers.
+// Each is counted from before its go statement to its last deferred call.
+var helpers atomic.Int64
+
+// outsideGoroutines counts the process's goroutines but weft's own and the
+// caller: what G.Goroutines adds to an execution's own.
 func outsideGoroutines() int {
-	idle.Lock()
-	weft := len(idle.ws)
-	if idle.janitor {
-		weft++
-	}
-	idle.Unlock()
-	return max(runtime.NumGoroutine()-weft-1, 0)
+	return max(runtime.NumGoroutine()-int(helpers.Load())-1, 0)
 }
 
 // takeIdle takes an idle worker from the pool, preferring one that carries
@@ -145,6 +144,7 @@ func park(w *worker) bool {
 	if !idle.janitor {
 		idle.janitor = true
 		janitors.Add(1)
+		helpers.Add(1)
 		gls.Go(janitor) // not a goroutine of the execution
 	}
 	return true
@@ -153,6 +153,7 @@ func park(w *worker) bool {
 // janitor ends the idle workers once the pool has not been used for
 // idleLinger, then ends itself.
 func janitor() {
+	defer helpers.Add(-1)
 	for {
 		time.Sleep(idleLinger)
 		idle.Lock()
@@ -189,6 +190,7 @@ func retireIdle() {
 //
 //go:norace
 func (w *worker) loop() {
+	defer helpers.Add(-1)
 	for {
 		race.Disable()
 		<-w.wake

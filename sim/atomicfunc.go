@@ -693,7 +693,7 @@ func addrLoad[T any](p unsafe.Pointer, load func() T) T {
 		return v
 	}
 	if t != nil {
-		return recLoadFn(t, addrLoc(t, p), load)
+		return recLoadFn(t, addrLoc(t, p), false, load)
 	}
 	return load()
 }
@@ -707,7 +707,7 @@ func addrStore[T any](p unsafe.Pointer, v T, store func(T)) {
 		return
 	}
 	if t != nil {
-		recStoreFn(t, addrLoc(t, p), v, store)
+		recStoreFn(t, addrLoc(t, p), false, v, store)
 		return
 	}
 	store(v)

@@ -327,14 +327,12 @@ func (s *chanState[T]) recPut(op *recOp[T]) {
 // recBlock waits, as t, for a partner to complete the single waiter w.
 func recBlock(t *record.Thread, sel *selection, mu *sync.Mutex) {
 	mu.Unlock()
-	t.Beat()
 	<-sel.wake
 }
 
 func (c *Chan[T]) recSend(t *record.Thread, v T) {
 	if c == nil {
 		t.Op(nil)
-		t.Beat()
 		blockForever()
 	}
 	if c.ch == nil {
@@ -367,7 +365,6 @@ func (c *Chan[T]) recSend(t *record.Thread, v T) {
 func (c *Chan[T]) recRecv(t *record.Thread) (v T, ok bool) {
 	if c == nil {
 		t.Op(nil)
-		t.Beat()
 		blockForever()
 	}
 	s := c.recState(t)
@@ -596,7 +593,6 @@ func selectRecorded(t *record.Thread, cases []Case, def int) int {
 		return def
 	}
 	if len(rs.mons) == 0 {
-		t.Beat()
 		blockForever()
 	}
 	return rs.wait(t)
@@ -681,7 +677,6 @@ func (rs *recSelect) wait(t *record.Thread) int {
 		}
 	}
 	rs.unlockAll()
-	t.Beat()
 	<-sel.wake
 	rs.lockAll()
 	for _, c := range rc {

@@ -66,7 +66,6 @@ func (c *Cond) Wait() {
 		s.mu.Unlock()
 		c.L.Unlock()
 		t.Op(l)
-		t.Beat()
 		s.mu.Lock()
 		if w.released {
 			r.Sync(t, l, sched.ReadWrite, 0)

@@ -76,13 +76,22 @@ func who() (g *sched.G, t *record.Thread) {
 
 // lookup is who's lookup when an execution runs in the process.
 func lookup() (*sched.G, *record.Thread) {
-	switch v := gls.Get().(type) {
-	case *sched.G:
-		return v.Claim(), nil
-	case *record.Thread:
-		return nil, v
+	v := gls.Get()
+	if t, ok := v.(*record.Thread); ok {
+		return nil, t
 	}
-	return nil, nil
+	return claim(v), nil
+}
+
+// claim returns the controlled goroutine v is, claimed, or nil. The
+// recording paths test for a recorded goroutine first, inline (a type
+// assertion compares the value's type word with a constant), and call
+// claim if it is not one.
+func claim(v any) *sched.G {
+	if g, ok := v.(*sched.G); ok {
+		return g.Claim()
+	}
+	return nil
 }
 
 // The operations of the primitives, as events and traces name them.

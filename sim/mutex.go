@@ -23,34 +23,62 @@ type mutexState struct {
 	locked bool
 	// Recording: the lock is checked, a go-deadlock mutex watching the
 	// order of locks, if the run checks it (record.Options.LockOrder),
-	// and fast, a sync.Mutex, if not.
+	// and fast, a sync.Mutex, if not. owner is who holds checked: fast
+	// keeps none, an atomic store on each Lock and Unlock would slow
+	// every critical section (and change how often a racing goroutine
+	// gets in between two of them).
 	checked deadlock.Mutex
 	fast    sync.Mutex
-	owner   atomic.Pointer[record.Thread] // who holds it
+	owner   atomic.Pointer[record.Thread]
 }
 
 func (s *mutexState) lock(t *record.Thread) {
 	if t.Run().LockOrder() {
 		s.checked.Lock()
+		s.owner.Store(t)
 	} else {
 		s.fast.Lock()
 	}
 }
 
+// tryLock is lock if the mutex is free. go-deadlock would report a
+// TryLock of a mutex the goroutine holds as recursive locking, though it
+// cannot deadlock: the owner is checked first.
 func (s *mutexState) tryLock(t *record.Thread) bool {
 	if t.Run().LockOrder() {
-		return s.checked.TryLock()
+		if s.owner.Load() == t || !s.checked.TryLock() {
+			return false
+		}
+		s.owner.Store(t)
+		return true
 	}
 	return s.fast.TryLock()
 }
 
 func (s *mutexState) unlock(t *record.Thread) {
 	if t.Run().LockOrder() {
+		s.owner.Store(nil)
 		s.checked.Unlock()
 	} else {
 		s.fast.Unlock()
 	}
 }
+
+// runState returns m's state for t's run, or nil if there is none yet
+// (newRecState makes it): recSync's state, the common case inlined into
+// Lock and Unlock.
+func (m *Mutex) runState(t *record.Thread) *mutexState {
+	s := (*mutexState)(atomic.LoadPointer((*unsafe.Pointer)(unsafe.Pointer(&m.st))))
+	if s != nil && s.run == t.Run() {
+		return s
+	}
+	return nil
+}
+
+// newRecState returns m's state for t's run, creating it (recState).
+//
+//go:noinline
+func (m *Mutex) newRecState(t *record.Thread) *mutexState { return recState(&m.st, t) }
 
 // unlocked is the Waiter of Lock.
 type unlocked mutexState
@@ -70,10 +98,13 @@ func (m *Mutex) Lock() {
 		return
 	}
 	if t != nil {
-		s, l, r := recSync(&m.st, t)
-		t.Beat()
+		s := m.runState(t)
+		if s == nil {
+			s = m.newRecState(t)
+		}
+		l := s.loc
+		r := t.Access(l)
 		s.lock(t)
-		s.owner.Store(t)
 		r.Sync(t, l, sched.ReadWrite, 0)
 		return
 	}
@@ -90,14 +121,11 @@ func (m *Mutex) TryLock() bool {
 		s, l, r := recSync(&m.st, t)
 		// A TryLock that fails touches nothing: a replay need not order
 		// it (it fails again if the lock is held, or the replay's check of
-		// operations and values tells). go-deadlock would report a
-		// TryLock of a mutex the goroutine holds as recursive locking,
-		// though it cannot deadlock: the owner is checked first.
-		if s.owner.Load() == t || !s.tryLock(t) {
+		// operations and values tells).
+		if !s.tryLock(t) {
 			t.NoAccess()
 			return false
 		}
-		s.owner.Store(t)
 		r.Sync(t, l, sched.ReadWrite, 0)
 		return true
 	}
@@ -112,9 +140,13 @@ func (m *Mutex) Unlock() {
 		return
 	}
 	if t != nil {
-		s, l, r := recSync(&m.st, t)
+		s := m.runState(t)
+		if s == nil {
+			s = m.newRecState(t)
+		}
+		l := s.loc
+		r := t.Access(l)
 		r.Sync(t, l, sched.Write, 0)
-		s.owner.Store(nil)
 		s.unlock(t)
 		return
 	}

@@ -81,7 +81,6 @@ func (o *Once) recDo(t *record.Thread, f func()) {
 		w := newRecWaiter(t)
 		s.recq = append(s.recq, w)
 		s.mu.Unlock()
-		t.Beat()
 		w.wait()
 	default:
 		s.running = true

@@ -4,6 +4,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/weftdev/weft/internal/rectest"
 	"github.com/weftdev/weft/record"
 	_ "github.com/weftdev/weft/record/all"
 	"github.com/weftdev/weft/sim"
@@ -11,10 +12,12 @@ import (
 
 // Recording-mode cost per operation, on one goroutine (no contention): the
 // framework's per-event cost plus the recorder's, by recorder ("nop"
-// records nothing):
+// records nothing). Besides the wall time it reports the process's CPU
+// time per operation (cpu-ns/op), steadier on a loaded machine:
 //
 //	go test -run XXX -bench RecordOp -count 6 ./sim | tee /tmp/op.txt
 //	benchstat -col /rec /tmp/op.txt
+//	benchstat -col /rec -filter .unit:cpu-ns/op /tmp/op.txt
 func BenchmarkRecordOp(b *testing.B) {
 	ops := []struct {
 		name string
@@ -66,8 +69,12 @@ func BenchmarkRecordOp(b *testing.B) {
 						}
 					}
 					b.ReportAllocs()
+					dir := b.TempDir()
+					cpu0 := rectest.CPUTime()
 					b.ResetTimer()
-					res, err := record.Record(func() { op.body(b.N) }, rec, record.Options{Name: b.Name(), Dir: b.TempDir()})
+					res, err := record.Record(func() { op.body(b.N) }, rec, record.Options{Name: b.Name(), Dir: dir})
+					b.StopTimer()
+					b.ReportMetric(float64(rectest.CPUTime()-cpu0)/float64(b.N), "cpu-ns/op")
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -53,16 +53,30 @@ func recState[S any, P interface {
 // digest returns a digest of a value read or written, for replays to
 // compare: the value itself for integers, a hash for strings; 0 for values
 // that are not comparable.
+//
+// The common types are tested one at a time, most common first: each test
+// compares the type word of T's dictionary with a constant, cheaper than a
+// type switch's jump on the type's hash, which the recorded accesses pay
+// on every event.
 func digest[T any](v *T) uint64 {
-	switch p := any(v).(type) {
-	case *int:
+	if p, ok := any(v).(*int64); ok {
 		return uint64(*p)
-	case *int64:
+	}
+	if p, ok := any(v).(*int); ok {
 		return uint64(*p)
-	case *int32:
-		return uint64(*p)
-	case *uint64:
+	}
+	if p, ok := any(v).(*uint64); ok {
 		return *p
+	}
+	if p, ok := any(v).(*int32); ok {
+		return uint64(*p)
+	}
+	return digestOther(v)
+}
+
+// digestOther is digest of the other types.
+func digestOther[T any](v *T) uint64 {
+	switch p := any(v).(type) {
 	case *uint32:
 		return uint64(*p)
 	case *uint:
@@ -116,40 +130,57 @@ func digestReflect(v reflect.Value) uint64 {
 	return 0
 }
 
-// recLoad performs a recorded load of *p, the memory of the location whose
-// state slot is st.
-func recLoad[T any](t *record.Thread, st **varState, p *T) T {
-	l := recState(st, t).loc
-	r := t.Op(l)
+// runVar returns the state of the Var or atomic whose state slot is st for
+// t's run, or nil if the slot is empty or belongs to another execution
+// (newRecVar makes it). It is inlined into the recorded accesses.
+func runVar(st **varState, t *record.Thread) *varState {
+	s := (*varState)(atomic.LoadPointer((*unsafe.Pointer)(unsafe.Pointer(st))))
+	if s != nil && s.run == t.Run() {
+		return s
+	}
+	return nil
+}
+
+// newRecVar returns the state of the Var or atomic whose state slot is st
+// for t's run, creating it as recState does, with its digest's kind for T
+// (see digestAs).
+//
+//go:noinline
+func newRecVar[T any](st **varState, t *record.Thread) *varState {
+	addr := (*unsafe.Pointer)(unsafe.Pointer(st))
 	for {
-		b := r.ReadBegin(t, l)
-		v := *p
-		d := digest(&v)
-		if !r.ReadEnd(t, l, b, d) {
-			t.Observe(d)
-			return v
+		old := atomic.LoadPointer(addr)
+		if s := (*varState)(old); s != nil && s.run == t.Run() {
+			return s
+		}
+		s := &varState{object: object{run: t.Run(), loc: t.NewLoc()}, word: wordDigest[T]()}
+		if atomic.CompareAndSwapPointer(addr, old, unsafe.Pointer(s)) {
+			return s
 		}
 	}
 }
 
-// recStore performs a recorded store of v into *p.
-func recStore[T any](t *record.Thread, st **varState, p *T, v T) {
-	l := recState(st, t).loc
-	r := t.Op(l)
-	r.WriteBegin(t, l)
-	*p = v
-	r.WriteEnd(t, l, sched.Write, 0, digest(&v))
+// wordDigest reports whether the digest of a T is its 8 bytes as they
+// are: a 64-bit integer or float, of any name.
+func wordDigest[T any]() bool {
+	var z T
+	if unsafe.Sizeof(z) != 8 {
+		return false
+	}
+	switch reflect.TypeFor[T]().Kind() {
+	case reflect.Int, reflect.Int64, reflect.Uint, reflect.Uint64, reflect.Uintptr, reflect.Float64:
+		return true
+	}
+	return false
 }
 
-// recRMW performs a recorded read-modify-write: f does the operation and
-// returns digests of the value it read and of the value it left.
-func recRMW(t *record.Thread, st **varState, f func() (read, written uint64)) {
-	l := recState(st, t).loc
-	r := t.Op(l)
-	r.WriteBegin(t, l)
-	read, written := f()
-	r.WriteEnd(t, l, sched.ReadWrite, read, written)
-	t.Observe(read)
+// digestAs is digest(v), for a location whose values are words (see
+// wordDigest) if word: then a load of the value itself.
+func digestAs[T any](word bool, v *T) uint64 {
+	if word {
+		return *(*uint64)(unsafe.Pointer(v))
+	}
+	return digest(v)
 }
 
 // recSync begins a synchronization operation of t on the object whose
@@ -160,7 +191,8 @@ func recSync[S any, P interface {
 	obj() *object
 }](slot *P, t *record.Thread) (P, *record.Loc, record.Recorder) {
 	s := recState(slot, t)
-	return s, s.obj().loc, t.Op(s.obj().loc)
+	l := s.obj().loc
+	return s, l, t.Access(l)
 }
 
 // The memory operations of the atomics, in controlled and recording mode
@@ -169,29 +201,37 @@ func recSync[S any, P interface {
 
 // atomicLoad performs a load of the location whose state slot is st.
 func atomicLoad[T any](st **varState, load func() T) T {
-	g, t := lookup()
-	if g != nil {
+	who := gls.Get()
+	if t, ok := who.(*record.Thread); ok {
+		s := runVar(st, t)
+		if s == nil {
+			s = newRecVar[T](st, t)
+		}
+		return recLoadFn(t, s.loc, s.word, load)
+	}
+	if g := claim(who); g != nil {
 		g.Step(opAtomicLoad, stateOf(st, g).id, nil)
 		v := load()
 		g.Observe(digest(&v))
 		return v
-	}
-	if t != nil {
-		return recLoadFn(t, recState(st, t).loc, load)
 	}
 	return load()
 }
 
 // atomicStore performs a store of v.
 func atomicStore[T any](st **varState, v T, store func(T)) {
-	g, t := lookup()
-	if g != nil {
-		g.Step(opAtomicStore, stateOf(st, g).id, nil)
-		store(v)
+	who := gls.Get()
+	if t, ok := who.(*record.Thread); ok {
+		s := runVar(st, t)
+		if s == nil {
+			s = newRecVar[T](st, t)
+		}
+		recStoreFn(t, s.loc, s.word, v, store)
 		return
 	}
-	if t != nil {
-		recStoreFn(t, recState(st, t).loc, v, store)
+	if g := claim(who); g != nil {
+		g.Step(opAtomicStore, stateOf(st, g).id, nil)
+		store(v)
 		return
 	}
 	store(v)
@@ -210,28 +250,33 @@ func pollIfFailed[R any](g *sched.G, op *sched.Op, res R) {
 // atomicRMW performs a read-modify-write: f does it and returns its result
 // and digests of the value it read and of the value it left.
 func atomicRMW[R any](st **varState, op *sched.Op, f func() (R, uint64, uint64)) R {
-	g, t := lookup()
-	if g != nil {
+	who := gls.Get()
+	if t, ok := who.(*record.Thread); ok {
+		s := runVar(st, t)
+		if s == nil {
+			s = recState(st, t) // its values' kind is not known: R is the result's type
+		}
+		return recRMWFn(t, s.loc, f)
+	}
+	if g := claim(who); g != nil {
 		g.Step(op, stateOf(st, g).id, nil)
 		res, read, _ := f()
 		g.Observe(read)
 		pollIfFailed(g, op, res)
 		return res
 	}
-	if t != nil {
-		return recRMWFn(t, recState(st, t).loc, f)
-	}
 	res, _, _ := f()
 	return res
 }
 
-// recLoadFn performs a recorded load of l with load.
-func recLoadFn[T any](t *record.Thread, l *record.Loc, load func() T) T {
-	r := t.Op(l)
+// recLoadFn performs a recorded load of l with load; word tells that the
+// values are words (see digestAs).
+func recLoadFn[T any](t *record.Thread, l *record.Loc, word bool, load func() T) T {
+	r := t.Access(l)
 	for {
 		b := r.ReadBegin(t, l)
 		v := load()
-		d := digest(&v)
+		d := digestAs(word, &v)
 		if !r.ReadEnd(t, l, b, d) {
 			t.Observe(d)
 			return v
@@ -239,17 +284,18 @@ func recLoadFn[T any](t *record.Thread, l *record.Loc, load func() T) T {
 	}
 }
 
-// recStoreFn performs a recorded store of v into l with store.
-func recStoreFn[T any](t *record.Thread, l *record.Loc, v T, store func(T)) {
-	r := t.Op(l)
+// recStoreFn performs a recorded store of v into l with store; word tells
+// that the values are words (see digestAs).
+func recStoreFn[T any](t *record.Thread, l *record.Loc, word bool, v T, store func(T)) {
+	r := t.Access(l)
 	r.WriteBegin(t, l)
 	store(v)
-	r.WriteEnd(t, l, sched.Write, 0, digest(&v))
+	r.WriteEnd(t, l, sched.Write, 0, digestAs(word, &v))
 }
 
 // recRMWFn performs a recorded read-modify-write of l with f.
 func recRMWFn[R any](t *record.Thread, l *record.Loc, f func() (R, uint64, uint64)) R {
-	r := t.Op(l)
+	r := t.Access(l)
 	r.WriteBegin(t, l)
 	res, read, written := f()
 	r.WriteEnd(t, l, sched.ReadWrite, read, written)

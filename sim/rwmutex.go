@@ -126,7 +126,6 @@ func (rw *RWMutex) RLock() {
 		w := newRecWaiter(t)
 		s.rq = append(s.rq, w)
 		s.mu.Unlock()
-		t.Beat()
 		w.wait() // the writer's Unlock admits and reports us
 		return
 	}
@@ -189,7 +188,6 @@ func (rw *RWMutex) recLock(t *record.Thread) {
 		w := newRecWaiter(t)
 		s.wq = append(s.wq, w)
 		s.mu.Unlock()
-		t.Beat()
 		w.wait()
 		s.mu.Lock()
 	}
@@ -200,7 +198,6 @@ func (rw *RWMutex) recLock(t *record.Thread) {
 		}
 		d := s.drained
 		s.mu.Unlock()
-		t.Beat()
 		<-d
 		s.mu.Lock()
 	}

@@ -32,7 +32,6 @@ func Sleep(d time.Duration) {
 	}
 	if t != nil {
 		t.Op(nil)
-		t.Beat()
 	}
 	time.Sleep(d)
 }

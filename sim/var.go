@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/weftdev/weft/internal/gls"
+	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
 )
 
@@ -20,7 +21,12 @@ type Var[T any] struct {
 	st *varState
 }
 
-type varState struct{ object }
+type varState struct {
+	object
+	// Recording: the digest of the value is its 8 bytes (see
+	// wordDigest).
+	word bool
+}
 
 // NewVar returns a Var holding v.
 func NewVar[T any](v T) *Var[T] { return &Var[T]{v: v} }
@@ -33,14 +39,31 @@ func (x *Var[T]) Load() T {
 	return x.v
 }
 
+// loadSlow is Load in controlled or recording mode. The recorded load is
+// written out here, not called: it is the hottest path of a recording.
+//
 //go:noinline
 func (x *Var[T]) loadSlow() T {
-	g, t := lookup()
-	if g != nil {
-		return x.loadControlled(g)
+	v := gls.Get()
+	if t, ok := v.(*record.Thread); ok {
+		s := runVar(&x.st, t)
+		if s == nil {
+			s = newRecVar[T](&x.st, t)
+		}
+		l, word := s.loc, s.word
+		r := t.Access(l)
+		for {
+			b := r.ReadBegin(t, l)
+			v := x.v
+			d := digestAs(word, &v)
+			if !r.ReadEnd(t, l, b, d) {
+				t.Observe(d)
+				return v
+			}
+		}
 	}
-	if t != nil {
-		return recLoad(t, &x.st, &x.v)
+	if g := claim(v); g != nil {
+		return x.loadControlled(g)
 	}
 	return x.v
 }
@@ -62,17 +85,29 @@ func (x *Var[T]) Store(v T) {
 	x.v = v
 }
 
+// storeSlow is Store in controlled or recording mode, the recorded store
+// written out here as in loadSlow.
+//
 //go:noinline
 func (x *Var[T]) storeSlow(v T) {
-	g, t := lookup()
-	switch {
-	case g != nil:
-		x.storeControlled(g, v)
-	case t != nil:
-		recStore(t, &x.st, &x.v, v)
-	default:
+	who := gls.Get()
+	if t, ok := who.(*record.Thread); ok {
+		s := runVar(&x.st, t)
+		if s == nil {
+			s = newRecVar[T](&x.st, t)
+		}
+		l := s.loc
+		r := t.Access(l)
+		r.WriteBegin(t, l)
 		x.v = v
+		r.WriteEnd(t, l, sched.Write, 0, digestAs(s.word, &v))
+		return
 	}
+	if g := claim(who); g != nil {
+		x.storeControlled(g, v)
+		return
+	}
+	x.v = v
 }
 
 //go:norace

@@ -86,7 +86,6 @@ func (wg *WaitGroup) Wait() {
 		w := newRecWaiter(t)
 		s.recq = append(s.recq, w)
 		s.mu.Unlock()
-		t.Beat()
 		w.wait()
 		return
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/weftdev/weft/corpus"
 	"github.com/weftdev/weft/internal/race"
+	jsonreport "github.com/weftdev/weft/report"
 	"github.com/weftdev/weft/sched"
 )
 
@@ -54,7 +55,7 @@ func Check(t *testing.T, body func(*T), opts ...Option) {
 			if f.Err != nil {
 				t.Fatalf("weft: malformed corpus entry: %v", f.Err)
 			}
-			sig = replayEntry(t, body, cfg.in(t), f)
+			sig = followEntry(t, body, cfg.in(t), f)
 		})
 		// A malformed file is reported, but is no saved failure.
 		if !ok && f.Err == nil {
@@ -140,11 +141,11 @@ func selectsEntry(files []corpus.File) bool {
 	return false
 }
 
-// replayEntry replays a saved schedule as a subtest, and returns the
+// followEntry follows a saved schedule as a subtest, and returns the
 // signature of its failure, "" if it passed.
-func replayEntry(t *testing.T, body func(*T), cfg *config, f corpus.File) string {
+func followEntry(t *testing.T, body func(*T), cfg *config, f corpus.File) string {
 	t.Helper()
-	r, drift, last := replay(body, f.Entry.Schedule, cfg)
+	r, drift, last := follow(body, f.Entry.Schedule, cfg)
 	if err := writeTimelineJSON(r, f); err != nil {
 		t.Error(err)
 	}
@@ -174,46 +175,100 @@ func replayEntry(t *testing.T, body func(*T), cfg *config, f corpus.File) string
 
 func exploreTest(t *testing.T, body func(*T), cfg *config) {
 	t.Helper()
-	if cfg.explore {
-		if interrupted() {
-			t.Skip("weft: not explored: the run was interrupted (SIGINT or SIGTERM)")
-		}
-		cfg.stop, cfg.hurry = watchSignals()
-		if cfg.shards > 1 && cfg.exploreIters > 0 && cfg.exploreConfig().Iterations == 0 {
-			t.Logf("weft: shard %d of %d has none of the %d executions to explore", cfg.shard, cfg.shards, cfg.exploreIters)
-			return
-		}
+	if !startExploring(t, cfg) {
+		return
 	}
-	rec := newRecord(cfg)
-	var failures atomic.Int64
-	var progress func(time.Duration, int)
-	if cfg.explore && !cfg.quiet {
-		progress = func(elapsed time.Duration, n int) {
-			fmt.Printf("weft: %s: elapsed: %v, execs: %d (%.0f/sec), failures: %d\n",
-				cfg.name, elapsed.Round(time.Second), n, float64(n)/elapsed.Seconds(), failures.Load())
-		}
-	}
-	// A continued exploration judges its failures while it goes on: each
-	// is saved at once, and reported once the exploration is over, from
-	// the test's goroutine.
-	var mu sync.Mutex
-	var reports []saved
-	found := func(f *Finding) {
-		failures.Add(1)
-		if profiling() && f.Final != nil {
-			profileBuilder().AddPreemptions(cfg.name, f.Final)
-		}
-		s := save(f, cfg)
-		mu.Lock()
-		defer mu.Unlock()
-		addFailure(&rec, f, cfg, s.path, s.page)
-		reports = append(reports, s)
-	}
+	fs := &findings{cfg: cfg, rec: newRecord(cfg)}
 	start := time.Now()
-	x, err := find(body, cfg, progress, found)
+	x, err := find(body, cfg, progressLine(cfg, &fs.failures), fs.found)
 	if err != nil {
 		t.Fatal(err)
 	}
+	logNotes(t, cfg, x)
+	elapsed := time.Since(start)
+	if x.finding != nil {
+		fs.found(x.finding)
+	}
+	for _, s := range fs.reports {
+		s.report(t)
+	}
+	logOutcome(t, cfg, x, elapsed, fs.failures.Load())
+	if !cfg.explore {
+		return
+	}
+	if profiling() {
+		sampleProfile(body, cfg, x)
+	}
+	rec := fs.rec
+	rec.Executions, rec.ElapsedSeconds, rec.Interrupted = x.executions, elapsed.Seconds(), x.stopped
+	rec.ExecutionsPerSecond = float64(x.executions) / max(elapsed.Seconds(), 1e-9)
+	if err := publish(rec, cfg, x.stopped); err != nil {
+		t.Error(err)
+	}
+}
+
+// startExploring readies an -explore run (its signal handlers) and reports
+// whether there is anything to explore: not after an interrupt (the test
+// is skipped), not for a shard with no executions of its own.
+func startExploring(t *testing.T, cfg *config) bool {
+	t.Helper()
+	if !cfg.explore {
+		return true
+	}
+	if interrupted() {
+		t.Skip("weft: not explored: the run was interrupted (SIGINT or SIGTERM)")
+	}
+	cfg.stop, cfg.hurry = watchSignals()
+	if cfg.shards > 1 && cfg.exploreIters > 0 && cfg.exploreConfig().Iterations == 0 {
+		t.Logf("weft: shard %d of %d has none of the %d executions to explore", cfg.shard, cfg.shards, cfg.exploreIters)
+		return false
+	}
+	return true
+}
+
+// progressLine returns what prints -explore's progress line every few
+// seconds, or nil under -explore.quiet and without -explore.
+func progressLine(cfg *config, failures *atomic.Int64) func(time.Duration, int) {
+	if !cfg.explore || cfg.quiet {
+		return nil
+	}
+	return func(elapsed time.Duration, n int) {
+		fmt.Printf("weft: %s: elapsed: %v, execs: %d (%.0f/sec), failures: %d\n",
+			cfg.name, elapsed.Round(time.Second), n, float64(n)/elapsed.Seconds(), failures.Load())
+	}
+}
+
+// findings collects the judged failures of a test's exploration. A
+// continued exploration judges its failures while it goes on: each is
+// saved at once, and reported once the exploration is over, from the
+// test's goroutine.
+type findings struct {
+	cfg      *config
+	failures atomic.Int64
+	mu       sync.Mutex
+	rec      jsonreport.Test // the JSON report, its failures added as they are saved
+	reports  []saved
+}
+
+// found saves a judged failure and adds it to the reports.
+func (fs *findings) found(f *Finding) {
+	fs.failures.Add(1)
+	if profiling() && f.Final != nil {
+		profileBuilder().AddPreemptions(fs.cfg.name, f.Final)
+	}
+	s := save(f, fs.cfg)
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	addFailure(&fs.rec, f, fs.cfg, s.path, s.page)
+	fs.reports = append(fs.reports, s)
+}
+
+// logNotes logs what the exploration noted on the way: its notes, the
+// goroutines that kept running, the executions that overran their explored
+// events, and what lost worker processes wrote (but a crash already in the
+// finding).
+func logNotes(t *testing.T, cfg *config, x exploration) {
+	t.Helper()
 	for _, n := range x.notes {
 		t.Logf("weft: %s", n)
 	}
@@ -229,18 +284,17 @@ func exploreTest(t *testing.T, body func(*T), cfg *config) {
 			t.Logf("weft: %s", strings.TrimRight(l, "\n"))
 		}
 	}
-	elapsed := time.Since(start)
-	if x.finding != nil {
-		found(x.finding)
-	}
-	for _, s := range reports {
-		s.report(t)
-	}
+}
+
+// logOutcome logs how the exploration ended: interrupted, without a
+// failure, or with the distinct failures of a continued exploration.
+func logOutcome(t *testing.T, cfg *config, x exploration, elapsed time.Duration, failures int64) {
+	t.Helper()
 	switch {
 	case x.stopped:
 		t.Logf("weft: interrupted (SIGINT or SIGTERM) after %d executions, %s: %d failures found, saved and reported",
-			x.executions, elapsed.Round(time.Millisecond), failures.Load())
-	case failures.Load() == 0:
+			x.executions, elapsed.Round(time.Millisecond), failures)
+	case failures == 0:
 		show(t, x.first, false)
 		if cfg.explore {
 			t.Logf("weft: no failure in %d executions, %s (strategy %s, seed %#x, %s)",
@@ -251,18 +305,7 @@ func exploreTest(t *testing.T, body func(*T), cfg *config) {
 		}
 	case cfg.cont:
 		t.Logf("weft: %d distinct failures in %d executions, %s (%d more failures repeated them or saved schedules)",
-			failures.Load(), x.executions, elapsed.Round(time.Millisecond), x.repeats)
-	}
-	if !cfg.explore {
-		return
-	}
-	if profiling() {
-		sampleProfile(body, cfg, x)
-	}
-	rec.Executions, rec.ElapsedSeconds, rec.Interrupted = x.executions, elapsed.Seconds(), x.stopped
-	rec.ExecutionsPerSecond = float64(x.executions) / max(elapsed.Seconds(), 1e-9)
-	if err := publish(rec, cfg, x.stopped); err != nil {
-		t.Error(err)
+			failures, x.executions, elapsed.Round(time.Millisecond), x.repeats)
 	}
 }
 

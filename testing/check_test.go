@@ -96,7 +96,7 @@ func TestSavedScheduleFailsTheSameWayAHundredTimes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 100 {
-		r, drift, err := weft.Replay(lostupdate.Buggy, entry.Schedule)
+		r, drift, err := weft.Follow(lostupdate.Buggy, entry.Schedule)
 		if err != nil {
 			t.Fatal(err)
 		}

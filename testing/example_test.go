@@ -28,7 +28,7 @@ func counter(t *weft.T) {
 
 // Find explores a body as weft.Check does, outside go test and without
 // saving: the failure it returns is minimized, and its entry is what Check
-// would save under testdata/weft. Replay follows that schedule again.
+// would save under testdata/weft. Follow runs along that schedule again.
 func ExampleFind() {
 	f, err := weft.Find(counter, weft.Seed(1), weft.Name("TestCounter"))
 	if err != nil || f == nil {
@@ -37,7 +37,7 @@ func ExampleFind() {
 	}
 	fmt.Println("found:", f.Failure.Message)
 	fmt.Println("preemptions:", f.Entry.Preemptions)
-	r, drift, err := weft.Replay(counter, f.Entry.Schedule)
+	r, drift, err := weft.Follow(counter, f.Entry.Schedule)
 	if err != nil {
 		fmt.Println(err)
 		return

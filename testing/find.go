@@ -22,8 +22,8 @@ type Finding struct {
 	Found *explore.Finding
 	// Minimized tells how the schedule shrank.
 	Minimized explore.Minimized
-	// Final is a traced replay of the minimized schedule: its Trace holds
-	// every event with its call site.
+	// Final is the minimized schedule followed once more, traced: its
+	// Trace holds every event with its call site.
 	Final *sched.Result
 	// Nondeterminism is set when the failing execution does not replay
 	// identically: a replay did not fail the same way, or not with the
@@ -40,7 +40,7 @@ type Finding struct {
 	// Unlisted counts the failing executions that did not replay beyond
 	// the first maxUnreplayed, which are all Unreplayed keeps.
 	Unlisted int
-	// Logs are the messages the body logged in the final replay.
+	// Logs are the messages the body logged in the final execution.
 	Logs []string
 	// Entry is the corpus entry to save.
 	Entry *corpus.Entry
@@ -198,7 +198,7 @@ func judge(body func(*T), cfg *config, found *explore.Finding, executions int) *
 	}
 	f.Minimized = m
 
-	// Replay once more with the trace on, for the report and for the sites
+	// Follow it once more with the trace on, for the report and for the sites
 	// in the saved schedule. Tracing does not change the execution, so
 	// the hash must still agree.
 	var last atomic.Pointer[T]
@@ -254,22 +254,22 @@ func (t *T) logs() []string {
 	return append([]string(nil), t.x.logs...)
 }
 
-// Replay runs body once along schedule s (a Finding's Entry.Schedule, or a
+// Follow runs body once along schedule s (a Finding's Entry.Schedule, or a
 // corpus entry's) and returns the execution, traced, with the places where
-// it drifted from the schedule: a schedule replays on changed code as far as
-// it applies. Flags are not consulted.
-func Replay(body func(*T), s sched.Schedule, opts ...Option) (*sched.Result, []string, error) {
-	cfg, err := newConfig("Replay", opts, false)
+// it drifted from the schedule: a schedule is followed on changed code as
+// far as it applies. Flags are not consulted.
+func Follow(body func(*T), s sched.Schedule, opts ...Option) (*sched.Result, []string, error) {
+	cfg, err := newConfig("Follow", opts, false)
 	if err != nil {
 		return nil, nil, err
 	}
-	r, drift, _ := replay(body, s, cfg)
+	r, drift, _ := follow(body, s, cfg)
 	return r, drift, nil
 }
 
-// replay runs a saved schedule with the trace on, and returns what the
+// follow runs a saved schedule with the trace on, and returns what the
 // execution wrote.
-func replay(body func(*T), s sched.Schedule, cfg *config) (*sched.Result, []string, *T) {
+func follow(body func(*T), s sched.Schedule, cfg *config) (*sched.Result, []string, *T) {
 	var last atomic.Pointer[T]
 	opts := cfg.schedOptions()
 	opts.Trace = true

@@ -120,6 +120,27 @@ const defaultIterations = 100
 const plainTime = 10 * time.Second
 
 func newConfig(name string, opts []Option, useFlags bool) (*config, error) {
+	c := defaultConfig(name)
+	for _, o := range opts {
+		o(c)
+	}
+	if useFlags {
+		if err := c.applyFlags(); err != nil {
+			return c, err
+		}
+	}
+	if c.dir == "" {
+		c.dir = corpus.Dir(c.name)
+	}
+	if !c.seedSet {
+		c.seed = c.defaultSeed()
+	}
+	return c, c.validate()
+}
+
+// defaultConfig is the configuration of test name before its options and
+// flags.
+func defaultConfig(name string) *config {
 	c := &config{
 		// One virtual epoch for all the test's executions and replays,
 		// so that they agree on absolute times, and later than any time
@@ -139,81 +160,87 @@ func newConfig(name string, opts []Option, useFlags bool) (*config, error) {
 	if cmd := os.Getenv("WEFT_COMMAND"); cmd != "" {
 		c.command = cmd // weft test runs the test: it replays what it saves
 	}
-	for _, o := range opts {
-		o(c)
+	return c
+}
+
+// applyFlags sets what the command line's flags say, over the options: a
+// flag counts where it is set, but -explore and its budget always do.
+func (c *config) applyFlags() error {
+	set := flagsSet()
+	c.explore = *flagExplore
+	c.exploreIters, c.exploreTime, c.workers = *flagIters, *flagTime, *flagWorkers
+	if set["explore.strategy"] {
+		c.strategy = *flagStrategy
 	}
-	if useFlags {
-		set := flagsSet()
-		c.explore = *flagExplore
-		c.exploreIters, c.exploreTime, c.workers = *flagIters, *flagTime, *flagWorkers
-		if set["explore.strategy"] {
-			c.strategy = *flagStrategy
-		}
-		if set["explore.depth"] {
-			c.depth = *flagDepth
-		}
-		if set["explore.seed"] {
-			c.seed, c.seedSet = *flagSeed, true
-		}
-		if set["explore.blocktimeout"] {
-			c.blockTimeout = *flagBlockTimeout
-		}
-		if set["explore.maxsteps"] {
-			c.maxSteps = *flagMaxSteps
-		}
-		if set["explore.lag"] {
-			Lag(*flagLag)(c)
-		}
-		if set["explore.strictleaks"] {
-			c.strictLeaks = *flagStrictLeaks
-		}
-		if set["explore.iters"] && !set["explore.time"] {
-			c.exploreTime = 0
-		}
-		c.cont, c.quiet = *flagContinue, *flagQuiet
-		if *flagShard != "" {
-			i, n, err := parseShard(*flagShard)
-			if err != nil {
-				return c, err
-			}
-			c.shard, c.shards = i, n
-		}
-		if set["record"] {
-			c.recorder = *flagRecord
-		}
-		if set["record.runs"] {
-			c.runs = *flagRecordRuns
-		}
-		if set["record.log"] {
-			c.logDir = *flagRecordLog
-		}
-		if set["record.lockorder"] {
-			c.lockOrder = *flagRecordLocks
-		}
-		if set["record.timeout"] {
-			c.recordTimeout = *flagRecordTimeout
-		}
+	if set["explore.depth"] {
+		c.depth = *flagDepth
 	}
-	if c.dir == "" {
-		c.dir = corpus.Dir(c.name)
+	if set["explore.seed"] {
+		c.seed, c.seedSet = *flagSeed, true
 	}
-	if !c.seedSet {
-		switch {
-		case c.explore && c.shards > 1:
-			// The shards, started apart, must agree on the seed: the
-			// test's name and the day (UTC), unless -explore.seed says.
-			h := fnv.New64a()
-			fmt.Fprintf(h, "%s %s", c.name, time.Now().UTC().Format(time.DateOnly))
-			c.seed = h.Sum64()
-		case c.explore:
-			c.seed = uint64(time.Now().UnixNano())
-		default:
-			h := fnv.New64a()
-			h.Write([]byte(c.name))
-			c.seed = h.Sum64()
+	if set["explore.blocktimeout"] {
+		c.blockTimeout = *flagBlockTimeout
+	}
+	if set["explore.maxsteps"] {
+		c.maxSteps = *flagMaxSteps
+	}
+	if set["explore.lag"] {
+		Lag(*flagLag)(c)
+	}
+	if set["explore.strictleaks"] {
+		c.strictLeaks = *flagStrictLeaks
+	}
+	if set["explore.iters"] && !set["explore.time"] {
+		c.exploreTime = 0
+	}
+	c.cont, c.quiet = *flagContinue, *flagQuiet
+	if *flagShard != "" {
+		i, n, err := parseShard(*flagShard)
+		if err != nil {
+			return err
 		}
+		c.shard, c.shards = i, n
 	}
-	return c, c.validate()
+	c.applyRecordFlags(set)
+	return nil
+}
+
+// applyRecordFlags sets what -record and its flags say, where they are set.
+func (c *config) applyRecordFlags(set map[string]bool) {
+	if set["record"] {
+		c.recorder = *flagRecord
+	}
+	if set["record.runs"] {
+		c.runs = *flagRecordRuns
+	}
+	if set["record.log"] {
+		c.logDir = *flagRecordLog
+	}
+	if set["record.lockorder"] {
+		c.lockOrder = *flagRecordLocks
+	}
+	if set["record.timeout"] {
+		c.recordTimeout = *flagRecordTimeout
+	}
+}
+
+// defaultSeed is the seed where neither an option nor -explore.seed sets
+// one: from the test's name for plain go test, so that it is
+// deterministic; from the clock for -explore; from the name and the day
+// (UTC) for the shards of an -explore run, which must agree on it.
+func (c *config) defaultSeed() uint64 {
+	switch {
+	case c.explore && c.shards > 1:
+		h := fnv.New64a()
+		fmt.Fprintf(h, "%s %s", c.name, time.Now().UTC().Format(time.DateOnly))
+		return h.Sum64()
+	case c.explore:
+		return uint64(time.Now().UnixNano())
+	default:
+		h := fnv.New64a()
+		h.Write([]byte(c.name))
+		return h.Sum64()
+	}
 }
 
 func (c *config) schedOptions() sched.Options {

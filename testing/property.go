@@ -10,6 +10,7 @@ import (
 
 	"github.com/weftdev/weft/corpus"
 	"github.com/weftdev/weft/explore"
+	"github.com/weftdev/weft/internal/text"
 	"github.com/weftdev/weft/sched"
 )
 
@@ -108,7 +109,7 @@ func PropertyCases(t *testing.T, draw func(r *rapid.T) Case, opts ...Option) {
 			if f.Err != nil {
 				t.Fatalf("weft: malformed corpus entry: %v", f.Err)
 			}
-			replayCaseEntry(t, draw, cfg.in(t), f)
+			followCaseEntry(t, draw, cfg.in(t), f)
 		})
 		corpusFails = corpusFails || (!ok && f.Err == nil)
 	}
@@ -151,17 +152,17 @@ func FindCases(draw func(r *rapid.T) Case, opts ...Option) (*Finding, error) {
 	return f, err
 }
 
-// ReplayCase runs the case of a corpus entry saved by a property test
+// FollowCase runs the case of a corpus entry saved by a property test
 // once: its inputs drawn again from the entry's stream, its schedule
-// replayed. It returns the execution, traced; its failure, or After's; and
+// followed. It returns the execution, traced; its failure, or After's; and
 // where it drifted from the schedule. t receives rapid's log of the draws.
 // Flags are not consulted.
-func ReplayCase(t *testing.T, draw func(r *rapid.T) Case, e *corpus.Entry, opts ...Option) (*sched.Result, *sched.Failure, []string, error) {
+func FollowCase(t *testing.T, draw func(r *rapid.T) Case, e *corpus.Entry, opts ...Option) (*sched.Result, *sched.Failure, []string, error) {
 	cfg, err := newConfig(e.Test, opts, false)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	run, err := replayCase(t, draw, cfg, e)
+	run, err := followCase(t, draw, cfg, e)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -194,15 +195,15 @@ type PropertyInfo struct {
 	// PropertyCases for its report (the details may write files).
 	Details  string
 	detailer interface{ Details() string }
-	// Replays counts the executions of the shrunk case, all with the
+	// DeterministicRuns counts the executions of the shrunk case, all with the
 	// same event hash.
-	Replays int
+	DeterministicRuns int
 }
 
 // writeProperty writes how a property's failing case was found and shrunk.
 func writeProperty(b *strings.Builder, p *PropertyInfo, final *sched.Result) {
 	before, after := p.First.Schedule.Preemptions(), final.Schedule.Preemptions()
-	from, to := fmt.Sprintf("%d preemption%s", before, plural(before)), fmt.Sprintf("%d preemption%s", after, plural(after))
+	from, to := text.Count(before, "preemption"), text.Count(after, "preemption")
 	if p.FirstInputs != "" {
 		from = p.FirstInputs + ", " + from
 	}
@@ -210,7 +211,7 @@ func writeProperty(b *strings.Builder, p *PropertyInfo, final *sched.Result) {
 		to = p.Inputs + ", " + to
 	}
 	fmt.Fprintf(b, "  shrunk: from %s to %s (rapid's shrinker, %d executions)\n", from, to, p.Runs)
-	fmt.Fprintf(b, "  deterministic: run %d times, same execution (event hash %#x)\n", p.Replays, final.Hash)
+	fmt.Fprintf(b, "  deterministic: run %d times, same execution (event hash %#x)\n", p.DeterministicRuns, final.Hash)
 	if len(p.Draws) > 0 {
 		b.WriteString("  inputs (rapid's draws):\n")
 		for _, d := range p.Draws {

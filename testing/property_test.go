@@ -50,8 +50,8 @@ func TestFindCasesShrinks(t *testing.T) {
 		if p.Inputs != "++" || f.Final.Schedule.Preemptions() != 1 || len(p.Deviations) != 1 {
 			t.Errorf("shrunk to inputs %q, %d preemptions, deviations %#v; want ++ and one of each", p.Inputs, f.Final.Schedule.Preemptions(), p.Deviations)
 		}
-		if !slices.Contains(p.Draws, "n: 2") || p.Replays < 2 {
-			t.Errorf("draws %q, run %d times: want n: 2, run at least twice", p.Draws, p.Replays)
+		if !slices.Contains(p.Draws, "n: 2") || p.DeterministicRuns < 2 {
+			t.Errorf("draws %q, run %d times: want n: 2, run at least twice", p.Draws, p.DeterministicRuns)
 		}
 		if len(f.Entry.Input) == 0 || len(f.Entry.Schedule) != 1 {
 			t.Errorf("the entry holds %d words of input and %d choices, want both", len(f.Entry.Input), len(f.Entry.Schedule))
@@ -63,9 +63,9 @@ func TestFindCasesShrinks(t *testing.T) {
 	}
 }
 
-// TestReplayCase checks that a saved case replays: the same inputs and
+// TestFollowCase checks that a saved case is followed faithfully: the same inputs and
 // schedule, the same execution, and a fixed body passes along it.
-func TestReplayCase(t *testing.T) {
+func TestFollowCase(t *testing.T) {
 	f, err := weft.FindCases(lostUpdate, weft.Iterations(500))
 	if err != nil || f == nil || f.Entry == nil {
 		t.Fatalf("FindCases = %v, %v", f, err)
@@ -78,7 +78,7 @@ func TestReplayCase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, failure, drift, err := weft.ReplayCase(t, lostUpdate, e)
+	r, failure, drift, err := weft.FollowCase(t, lostUpdate, e)
 	if err != nil || failure == nil || failure.Signature() != e.Signature || r.Hash != e.Hash || len(drift) > 0 {
 		t.Fatalf("replay: %s, hash %#x, drift %q, %v; want %s, hash %#x", failure.Summary(), r.Hash, drift, err, e.Failure, e.Hash)
 	}
@@ -96,12 +96,12 @@ func TestReplayCase(t *testing.T) {
 			}
 		}}
 	}
-	if _, failure, _, err := weft.ReplayCase(t, fixed, e); err != nil || failure != nil {
+	if _, failure, _, err := weft.FollowCase(t, fixed, e); err != nil || failure != nil {
 		t.Errorf("the fixed body along the saved case: %s, %v", failure.Summary(), err)
 	}
 	noInput := *e
 	noInput.Input = nil
-	if _, _, _, err := weft.ReplayCase(t, lostUpdate, &noInput); err == nil {
+	if _, _, _, err := weft.FollowCase(t, lostUpdate, &noInput); err == nil {
 		t.Error("an entry without input replayed as a property's")
 	}
 }

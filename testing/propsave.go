@@ -15,6 +15,7 @@ import (
 
 	"github.com/weftdev/weft/corpus"
 	"github.com/weftdev/weft/explore"
+	"github.com/weftdev/weft/internal/text"
 	"github.com/weftdev/weft/sched"
 )
 
@@ -47,7 +48,7 @@ func (s *search) finding() *Finding {
 			firstLine(strings.TrimPrefix(msg, "[rapid] ")))
 		return f
 	}
-	f.Failure, f.Final, p.Replays, p.detailer = final.failure, final.result, s.hashes[final.result.Hash], final.detailer
+	f.Failure, f.Final, p.DeterministicRuns, p.detailer = final.failure, final.result, s.hashes[final.result.Hash], final.detailer
 	p.Deviations = final.devs
 	f.Minimized = explore.Minimized{Result: final.result, Before: s.first.result.Schedule.Preemptions(),
 		After: final.result.Schedule.Preemptions(), Runs: s.runs}
@@ -138,10 +139,10 @@ func readFailFile(path string) ([]uint64, error) {
 	return words, nil
 }
 
-// replayCase runs a saved case: rapid draws its inputs again from the
+// followCase runs a saved case: rapid draws its inputs again from the
 // entry's bits (rapid.MakeFuzz, which logs the draws to t), and the
 // saved schedule is replayed.
-func replayCase(t *testing.T, draw func(*rapid.T) Case, cfg *config, e *corpus.Entry) (*caseRun, error) {
+func followCase(t *testing.T, draw func(*rapid.T) Case, cfg *config, e *corpus.Entry) (*caseRun, error) {
 	if e.Input == nil {
 		return nil, fmt.Errorf("the entry has no input: line: it was not saved by a property test")
 	}
@@ -168,10 +169,10 @@ func replayCase(t *testing.T, draw func(*rapid.T) Case, cfg *config, e *corpus.E
 	return run, nil
 }
 
-// replayCaseEntry is the subtest of a saved entry of a property test.
-func replayCaseEntry(t *testing.T, draw func(*rapid.T) Case, cfg *config, f corpus.File) {
+// followCaseEntry is the subtest of a saved entry of a property test.
+func followCaseEntry(t *testing.T, draw func(*rapid.T) Case, cfg *config, f corpus.File) {
 	t.Helper()
-	run, err := replayCase(t, draw, cfg, f.Entry)
+	run, err := followCase(t, draw, cfg, f.Entry)
 	if err != nil {
 		t.Fatalf("weft: %s: %v", f.Path, err)
 	}
@@ -201,7 +202,7 @@ func replayCaseEntry(t *testing.T, draw func(*rapid.T) Case, cfg *config, f corp
 func propertyReport(f *Finding, cfg *config, saved string, saveErr error) string {
 	var b strings.Builder
 	p := f.Property
-	how := fmt.Sprintf("rapid, seed %d; %d case%s run", p.Seed, p.Cases, plural(p.Cases))
+	how := fmt.Sprintf("rapid, seed %d; %s run", p.Seed, text.Count(p.Cases, "case"))
 	if f.Nondeterminism != nil {
 		fmt.Fprintf(&b, "weft: case %d (%s) failed, but was not saved\n", p.Cases, how)
 		writeFailure(&b, f.Failure, nil)

@@ -73,7 +73,7 @@ func TestRecordedFailureBecomesACorpusEntry(t *testing.T) {
 			}
 			var hash uint64
 			for i := range 100 {
-				r, _, err := weft.Replay(buggy, e.Schedule)
+				r, _, err := weft.Follow(buggy, e.Schedule)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -85,7 +85,7 @@ func TestRecordedFailureBecomesACorpusEntry(t *testing.T) {
 				}
 				hash = r.Hash
 			}
-			r, _, err := weft.Replay(flakyCounter(true), e.Schedule)
+			r, _, err := weft.Follow(flakyCounter(true), e.Schedule)
 			if err != nil || r.Failure != nil {
 				t.Errorf("the fixed twin along the saved entry: %v %v", r.Failure, err)
 			}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/weftdev/weft/internal/text"
 	"github.com/weftdev/weft/sched"
 )
 
@@ -21,7 +22,7 @@ func report(f *Finding, cfg *config, saved string, saveErr error) string {
 	if found.Depth > 0 {
 		how += fmt.Sprintf(", depth %d", found.Depth)
 	}
-	how += fmt.Sprintf("; %d execution%s run", f.Executions, plural(f.Executions))
+	how += "; " + text.Count(f.Executions, "execution") + " run"
 	switch rc := f.Recorded; {
 	case rc != nil:
 		writeRecording(&b, rc, f.Failure)
@@ -77,9 +78,9 @@ func report(f *Finding, cfg *config, saved string, saveErr error) string {
 // keptRunning says which goroutines kept running after the test returned.
 func keptRunning(ws []sched.Waiting) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "weft: %d goroutine%s kept running after the test returned (not a failure; -explore.strictleaks makes it one):", len(ws), plural(len(ws)))
+	fmt.Fprintf(&b, "weft: %s kept running after the test returned (not a failure; -explore.strictleaks makes it one):", text.Count(len(ws), "goroutine"))
 	for _, w := range ws {
-		fmt.Fprintf(&b, "\n  goroutine %s in %s at %s", w.Goroutine, w.Op, orDash(w.Site))
+		fmt.Fprintf(&b, "\n  goroutine %s in %s at %s", w.Goroutine, w.Op, text.OrDash(w.Site))
 	}
 	return b.String()
 }
@@ -201,7 +202,7 @@ func writeFailure(b *strings.Builder, f *sched.Failure, more []*sched.Failure) {
 		case w.Polling:
 			how = "polling in vain in"
 		}
-		fmt.Fprintf(b, "    %s %s %s at %s\n", who, how, w.Op, orDash(w.Site))
+		fmt.Fprintf(b, "    %s %s %s at %s\n", who, how, w.Op, text.OrDash(w.Site))
 		if w.Stack != "" {
 			writeIndented(b, "      ", w.Stack)
 		}
@@ -270,7 +271,7 @@ func writeTimeline(b *strings.Builder, r *sched.Result) {
 			instead = "the clock moved on instead (a timer fired before it was due)"
 		}
 		fmt.Fprintf(b, "  preemption %d of %d: goroutine %s was about to %s at %s; %s:\n",
-			i+1, len(preempts), c.G, r.Trace[k].Op, orDash(r.Trace[k].Site), instead)
+			i+1, len(preempts), c.G, r.Trace[k].Op, text.OrDash(r.Trace[k].Site), instead)
 		end := k + 1
 		for end < len(r.Trace) && end < k+8 && r.Trace[end].G != c.G {
 			end++
@@ -294,7 +295,7 @@ func writeEvents(b *strings.Builder, events []sched.Event, mark int) {
 		} else if i+1 < len(events) && i+1 != mark && sameCall(e, events[i+1]) {
 			continue
 		}
-		fmt.Fprintf(b, "   %s %-8s %-28s %s\n", m, e.G, e.Op, orDash(e.Site))
+		fmt.Fprintf(b, "   %s %-8s %-28s %s\n", m, e.G, e.Op, text.OrDash(e.Site))
 	}
 }
 
@@ -308,18 +309,4 @@ func writeIndented(b *strings.Builder, indent, text string) {
 		b.WriteString(line)
 		b.WriteByte('\n')
 	}
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }

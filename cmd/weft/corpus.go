@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/weftdev/weft/corpus"
+	"github.com/weftdev/weft/internal/text"
 )
 
 // printEntry prints a saved schedule as text: its header and its choices.
@@ -81,7 +82,7 @@ func listTable(w io.Writer, roots []string, now time.Time) (bad int, err error) 
 					continue
 				}
 				e := f.Entry
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\n", f.Path, e.Test, kindOf(e), orDash(e.Signature),
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\n", f.Path, e.Test, kindOf(e), text.OrDash(e.Signature),
 					e.Preemptions, foundBy(e.Found), age(f.Path, now))
 				n++
 			}
@@ -107,7 +108,7 @@ func kindOf(e *corpus.Entry) string {
 		s = e.Failure
 	}
 	kind, _, _ := strings.Cut(s, " ")
-	return orDash(strings.TrimSuffix(kind, ":"))
+	return text.OrDash(strings.TrimSuffix(kind, ":"))
 }
 
 // foundBy says briefly how an entry was found.
@@ -135,11 +136,4 @@ func age(path string, now time.Time) string {
 	default:
 		return fmt.Sprintf("%dd", int(d/(24*time.Hour)))
 	}
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }

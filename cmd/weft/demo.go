@@ -50,22 +50,16 @@ func runDemo(w io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	test := func(body string) error {
-		return os.WriteFile(filepath.Join(pkg, "demo_test.go"), []byte(fmt.Sprintf(`package %s
+	return demoSteps(w, pkg, example)
+}
 
-import (
-	"testing"
-
-	weft "github.com/weftdev/weft/testing"
-)
-
-func TestDemo(t *testing.T) { weft.Check(t, %s) }
-`, example, body)), 0o644)
-	}
-	if err := test("Buggy"); err != nil {
+// demoSteps runs the demo's steps in the example's package pkg, a copy in
+// the scratch module: find and save the bug of the buggy code, show the
+// saved schedule, run it twice, and run it on the fixed code.
+func demoSteps(w io.Writer, pkg, example string) error {
+	if err := writeDemoTest(pkg, example, "Buggy"); err != nil {
 		return err
 	}
-
 	fmt.Fprintf(w, "weft demo: examples/%s, copied to %s with a test of the buggy code:\n\n", example, pkg)
 	fmt.Fprintf(w, "    func TestDemo(t *testing.T) { weft.Check(t, Buggy) }\n")
 
@@ -91,7 +85,7 @@ func TestDemo(t *testing.T) { weft.Check(t, %s) }
 		goTest(w, pkg, "-run", run)
 	}
 
-	if err := test("Fixed"); err != nil {
+	if err := writeDemoTest(pkg, example, "Fixed"); err != nil {
 		return err
 	}
 	step(w, 5, "fix the bug (weft.Check(t, Fixed)): the saved schedule now passes, as a regression test", "go test -run TestDemo -v")
@@ -99,6 +93,21 @@ func TestDemo(t *testing.T) { weft.Check(t, %s) }
 		return fmt.Errorf("the fixed code fails: %v", err)
 	}
 	return nil
+}
+
+// writeDemoTest writes the demo's test in pkg: TestDemo, checking body
+// (Buggy or Fixed) with weft.Check.
+func writeDemoTest(pkg, example, body string) error {
+	return os.WriteFile(filepath.Join(pkg, "demo_test.go"), []byte(fmt.Sprintf(`package %s
+
+import (
+	"testing"
+
+	weft "github.com/weftdev/weft/testing"
+)
+
+func TestDemo(t *testing.T) { weft.Check(t, %s) }
+`, example, body)), 0o644)
 }
 
 func step(w io.Writer, n int, what, cmd string) {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/weftdev/weft/internal/contention"
+	"github.com/weftdev/weft/internal/text"
 	"github.com/weftdev/weft/report"
 )
 
@@ -156,10 +157,10 @@ func (n *nightly) summary(run *report.Run) (broken int) {
 		}
 	}
 	for _, note := range slices.Sorted(maps.Keys(notRun)) {
-		fmt.Fprintf(w, "%s %s\n", plural(notRun[note], "test"), note)
+		fmt.Fprintf(w, "%s %s\n", text.Count(notRun[note], "test"), note)
 	}
-	fmt.Fprintf(w, "%s, %d saved, in %s of %s\n", plural(run.Failures(), "distinct failure"), saved(run),
-		plural(executions(run), "execution"), plural(len(run.Tests), "test"))
+	fmt.Fprintf(w, "%s, %d saved, in %s of %s\n", text.Count(run.Failures(), "distinct failure"), saved(run),
+		text.Count(executions(run), "execution"), text.Count(len(run.Tests), "test"))
 	return broken
 }
 

@@ -20,7 +20,7 @@ import (
 
 // TestNightly runs weft nightly, built as a user installs it, on weft's
 // examples (testdata/nightly: the buggy twins, a test with two bugs, a
-// fixed twin, and a plain-Go test).
+// fixed twin; and testdata/plain/counter, plain Go with a bug and its fix).
 func TestNightly(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs weft nightly")
@@ -42,9 +42,15 @@ func TestNightly(t *testing.T) {
 	})
 }
 
-// nightlyModule is a fresh copy of testdata/nightly.
+// nightlyModule is a fresh copy of testdata/nightly, with the plain-Go
+// package that weft test's tests use (testdata/plain/counter) as ./plain.
 func nightlyModule(t *testing.T) string {
-	return weftModule(t, "example.com/nightly", "testdata/nightly")
+	t.Helper()
+	dir := weftModule(t, "example.com/nightly", "testdata/nightly")
+	if err := os.CopyFS(filepath.Join(dir, "plain"), os.DirFS("testdata/plain/counter")); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
 
 // weftCmd is a command running the weft binary in dir.
@@ -103,7 +109,7 @@ func testNightlyShards(t *testing.T, weft string) {
 		t.Fatal(err)
 	}
 	found := failuresOf(t, r)
-	if len(found["examples TestTwoBugs"]) != 3 || len(found["plain TestBug"]) != 1 || len(found["examples TestABBA"]) != 1 || len(found["examples TestFixed"]) != 0 {
+	if len(found["examples TestTwoBugs"]) != 3 || len(found["plain TestBug"]) != 1 || len(found["examples TestABBA"]) != 1 || len(found["examples TestFixed"]) != 0 || len(found["plain TestFixed"]) != 0 {
 		t.Errorf("the whole run found %v", found)
 	}
 	if saved := savedFailures(t, whole); !maps.EqualFunc(saved, found, slices.Equal) {
@@ -308,7 +314,7 @@ func failuresOf(t *testing.T, r *report.Run) map[string][]string {
 func savedFailures(t *testing.T, dir string) map[string][]string {
 	t.Helper()
 	m := map[string][]string{}
-	for _, key := range []string{"examples TestTwoBugs", "examples TestLostUpdate", "examples TestABBA", "examples TestLostWakeup", "examples TestFixed", "plain TestBug"} {
+	for _, key := range []string{"examples TestTwoBugs", "examples TestLostUpdate", "examples TestABBA", "examples TestLostWakeup", "examples TestFixed", "plain TestBug", "plain TestFixed"} {
 		pkg, test, _ := strings.Cut(key, " ")
 		files, err := corpus.List(filepath.Join(dir, pkg, corpus.Dir(test)))
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/weftdev/weft/internal/text"
 	"github.com/weftdev/weft/internal/workspace"
 )
 
@@ -36,7 +37,7 @@ func (s *setup) summarize(w io.Writer) {
 		more = " (weft test -v lists them)"
 	}
 	fmt.Fprintf(w, "weft: %s instrumented (%d in dependencies), %s left alone, %s skipped%s\n",
-		plural(s.Instrumented, "package"), s.Deps, plural(len(s.Sites), "site"), plural(len(s.Packages), "package"), more)
+		text.Count(s.Instrumented, "package"), s.Deps, text.Count(len(s.Sites), "site"), text.Count(len(s.Packages), "package"), more)
 }
 
 // list writes the sites and packages left alone, for -v.
@@ -47,13 +48,6 @@ func (s *setup) list(w io.Writer) {
 	for _, site := range s.Sites {
 		fmt.Fprintf(w, "weft: left alone: %s\n", site)
 	}
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // valid reports whether the files a memoized setup names are all still in

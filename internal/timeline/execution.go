@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/weftdev/weft/internal/text"
 	"github.com/weftdev/weft/sched"
 )
 
@@ -91,7 +92,7 @@ func (x *execution) lanes() []Lane {
 	for i, name := range x.names {
 		lanes[i] = Lane{Name: name}
 		if w, ok := x.stuck[name]; ok {
-			lanes[i].Note = fmt.Sprintf("stuck in %s at %s", w.Op, orDash(w.Site))
+			lanes[i].Note = fmt.Sprintf("stuck in %s at %s", w.Op, text.OrDash(w.Site))
 		}
 	}
 	return lanes
@@ -152,7 +153,7 @@ func (x *execution) spans(boxes []Box) []Span {
 				continue // it went on to its end
 			}
 			s = Span{Lane: l, From: i + 1, To: len(x.events), Kind: Blocked, ToTime: x.end(),
-				Note: fmt.Sprintf("stuck in %s at %s", w.Op, orDash(w.Site))}
+				Note: fmt.Sprintf("stuck in %s at %s", w.Op, text.OrDash(w.Site))}
 		case i+1 >= to:
 			continue
 		case preempted:
@@ -221,12 +222,12 @@ func (x *execution) failure(t *Timeline) {
 	switch {
 	case len(x.stuck) > 0:
 		for _, w := range f.Waiting {
-			mark(w.Goroutine, fmt.Sprintf("%s: stuck in %s at %s", f.Kind, w.Op, orDash(w.Site)))
+			mark(w.Goroutine, fmt.Sprintf("%s: stuck in %s at %s", f.Kind, w.Op, text.OrDash(w.Site)))
 		}
 	case f.Goroutine != "":
 		mark(f.Goroutine, f.Summary())
 		if l, ok := x.index[f.Goroutine]; ok && t.Lanes[l].Note == "" {
-			t.Lanes[l].Note = f.Kind.String() + " at " + orDash(f.Site)
+			t.Lanes[l].Note = f.Kind.String() + " at " + text.OrDash(f.Site)
 		}
 	default:
 		mark(x.events[len(x.events)-1].G, f.Summary())
@@ -274,11 +275,4 @@ func markIdle(t *Timeline) {
 	for i := range t.Lanes {
 		t.Lanes[i].Idle = !busy[i]
 	}
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }

@@ -6,6 +6,8 @@ import (
 	"html"
 	"io"
 	"time"
+
+	"github.com/weftdev/weft/internal/text"
 )
 
 // The HTML picture: time flows down, one row per event, one column per lane;
@@ -317,7 +319,7 @@ func (p *page) boxes() {
 		if !lane.Idle || b.Kind == Preempted || b.Kind == Failure {
 			p.printf("<text class=\"pos\" x=\"6\" y=\"%d\">%s</text>", y0+13, esc(label))
 		}
-		title := fmt.Sprintf("goroutine %s, event %d: %s at %s", lane.Name, b.At, b.Op, orDash(b.Site))
+		title := fmt.Sprintf("goroutine %s, event %d: %s at %s", lane.Name, b.At, b.Op, text.OrDash(b.Site))
 		if b.Note != "" {
 			title += "\n" + b.Note
 		}

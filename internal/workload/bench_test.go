@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/weftdev/weft/internal/rectest"
 	"github.com/weftdev/weft/record"
 )
 
@@ -24,9 +25,12 @@ var impls = []string{"plain", "light", "stride", "aggreplay", "leap"}
 //	GOMAXPROCS=2 go test -run XXX -bench Record -count 6 ./internal/workload | tee /tmp/rec.txt
 //	benchstat -col /impl /tmp/rec.txt
 //
-// Besides time and allocations per run it reports the log's size (logB/op),
-// its bytes per event (B/event), the events of a run (events/op), and the
-// peak growth of the heap's objects during the benchmark (peakMB).
+// Besides time and allocations per run it reports the process's CPU time
+// per run (cpu-ns/op: user and system, which a loaded machine inflates far
+// less than the wall time; compare it with benchstat -filter
+// '.unit:cpu-ns/op'), the log's size (logB/op), its bytes per event
+// (B/event), the events of a run (events/op), and the peak growth of the
+// heap's objects during the benchmark (peakMB).
 func BenchmarkRecord(b *testing.B) {
 	for _, w := range Correct(*benchEvents) {
 		b.Run(w.Name, func(b *testing.B) {
@@ -47,6 +51,7 @@ func benchRecord(b *testing.B, w Workload, impl string) {
 	runtime.GC()
 	peak := samplePeak()
 	b.ReportAllocs()
+	cpu0 := rectest.CPUTime()
 	b.ResetTimer()
 	var runs, events, bytes int64
 	for b.Loop() {
@@ -66,6 +71,7 @@ func benchRecord(b *testing.B, w Workload, impl string) {
 		bytes += res.Bytes
 	}
 	b.StopTimer()
+	b.ReportMetric(float64(rectest.CPUTime()-cpu0)/float64(runs), "cpu-ns/op")
 	b.ReportMetric(float64(peak())/(1<<20), "peakMB")
 	if impl == "plain" {
 		b.ReportMetric(float64(w.Events), "events/op")

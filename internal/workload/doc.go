@@ -19,6 +19,10 @@
 //     against a sequential computation.
 //   - Counter: a hot sim.Int64 incremented with Add by every worker;
 //     checks the final count.
+//   - Compute: work between shared accesses, as in the programs the
+//     recording papers measure: each item is about 1 µs of arithmetic
+//     (splitmix64 rounds) and then four operations (a bucket's lock, a
+//     load and a store of its sum, the unlock); checks the sums.
 //
 // Each is built from a parameter struct (BankParams, CacheParams, ...)
 // whose Size field is the knob of its length, and whose Events method
@@ -48,9 +52,11 @@
 // and the race detector slow the workers down, which makes them overlap
 // more). Their workers start together, through a gate that spins outside
 // the sim operations and steps aside under the controller. FailureRate
-// measures the rate; TestFailureRates reports plain and recorded rates:
+// measures the rate; TestFailureRates reports plain and recorded rates,
+// their runs interleaved, and each recorder's ratio to plain (a recorder
+// whose runs fail less often hides the bug it is there to catch):
 //
-//	go test -run FailureRates -rates 10000 -v ./internal/workload
+//	go test -run FailureRates -rates 2000 -v ./internal/workload
 //
 // # Benchmarks
 //

@@ -2,6 +2,8 @@ package workload
 
 import (
 	"flag"
+	"fmt"
+	"math"
 	"os"
 	"runtime"
 	"testing"
@@ -10,40 +12,84 @@ import (
 	"github.com/weftdev/weft/record"
 )
 
-var ratesRuns = flag.Int("rates", 0, "measure the failure rates of the buggy variants over this many plain runs each, and a tenth as many recorded by each recorder (TestFailureRates)")
+var ratesRuns = flag.Int("rates", 0, "measure the failure rates of the buggy variants over this many recorded runs by each recorder and ten times as many plain runs, interleaved (TestFailureRates)")
+
+// plainPerRecorded is how many plain runs TestFailureRates makes per
+// recorded run of each recorder: a plain run is about 20 times shorter.
+const plainPerRecorded = 10
 
 // TestFailureRates measures the failure rates of the buggy variants with
-// GOMAXPROCS=2, in plain mode and recorded:
+// GOMAXPROCS=2, in plain mode and recorded by each recorder: a recorder
+// whose runs fail less often than plain ones hides the bug it is there to
+// catch (the probe effect). The runs are interleaved, ten plain runs then
+// one run of each recorder, so that the machine's load weighs on every
+// column alike:
 //
-//	go test -run FailureRates -rates 10000 -v ./internal/workload
+//	go test -run FailureRates -rates 2000 -v ./internal/workload
 func TestFailureRates(t *testing.T) {
 	if *ratesRuns <= 0 {
 		t.Skip("-rates not set")
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
-	for _, w := range Buggy() {
-		start := time.Now()
-		n, first := FailureRate(w.Body, *ratesRuns)
-		t.Logf("%-14s %-9s %5d/%d failed (%4.1f%%), ~%d events, %v/run; first: %v", w.Name, "plain", n, *ratesRuns,
-			100*float64(n)/float64(*ratesRuns), w.Events, time.Since(start)/time.Duration(*ratesRuns), first)
-	}
-	runs := max(1, *ratesRuns/10)
 	dir := t.TempDir()
+	algs := record.Algorithms()
 	for _, w := range Buggy() {
-		for _, alg := range record.Algorithms() {
-			start := time.Now()
-			n := 0
-			var events uint64
-			for range runs {
+		var plain rate
+		recs := make([]rate, len(algs))
+		for range *ratesRuns {
+			for range plainPerRecorded {
+				start := time.Now()
+				err := RunPlain(w.Body)
+				plain.add(err != nil, time.Since(start))
+			}
+			for i, alg := range algs {
+				start := time.Now()
 				res := recordRun(t, alg, w.Body, dir)
 				os.Remove(res.Log)
-				events += res.Events
-				if res.Failure != nil {
-					n++
-				}
+				recs[i].add(res.Failure != nil, time.Since(start))
 			}
-			t.Logf("%-14s %-9s %5d/%d failed (%4.1f%%), %d events, %v/run", w.Name, alg, n, runs,
-				100*float64(n)/float64(runs), events/uint64(runs), time.Since(start)/time.Duration(runs))
+		}
+		t.Logf("%-14s %-9s %s", w.Name, "plain", plain.String(plain))
+		for i, alg := range algs {
+			t.Logf("%-14s %-9s %s", w.Name, alg, recs[i].String(plain))
 		}
 	}
+}
+
+// A rate counts the failing runs of a series.
+type rate struct {
+	runs, failed int
+	time         time.Duration
+}
+
+func (r *rate) add(failed bool, d time.Duration) {
+	r.runs++
+	if failed {
+		r.failed++
+	}
+	r.time += d
+}
+
+func (r rate) p() float64 { return float64(r.failed) / float64(r.runs) }
+
+// String reports the rate with its 95% interval (Wilson's), the time per
+// run, and the ratio to the plain rate.
+func (r rate) String(plain rate) string {
+	lo, hi := wilson(r.failed, r.runs)
+	s := fmt.Sprintf("%5d/%-6d failed (%5.2f%%, 95%% %.2f–%.2f%%), %v/run", r.failed, r.runs, 100*r.p(), 100*lo, 100*hi,
+		(r.time / time.Duration(r.runs)).Round(time.Microsecond))
+	if r != plain && plain.failed > 0 {
+		s += fmt.Sprintf(", %.2f× plain", r.p()/plain.p())
+	}
+	return s
+}
+
+// wilson returns the 95% Wilson score interval of k successes in n trials.
+func wilson(k, n int) (lo, hi float64) {
+	const z = 1.96
+	p, fn := float64(k)/float64(n), float64(n)
+	d := 1 + z*z/fn
+	c := (p + z*z/(2*fn)) / d
+	h := z * math.Sqrt(p*(1-p)/fn+z*z/(4*fn*fn)) / d
+	return max(0, c-h), min(1, c+h)
 }

@@ -16,8 +16,8 @@ import (
 // final check fails.
 type Workload struct {
 	// Name names the workload in benchmarks and tests: "bank", "cache",
-	// "pipeline", "jacobi", "counter"; "buggy-" and the name for the
-	// buggy variants.
+	// "pipeline", "jacobi", "counter", "compute"; "buggy-" and the name
+	// for the buggy variants.
 	Name string
 	// Body is the test body.
 	Body func()
@@ -41,12 +41,15 @@ func Correct(events int) []Workload {
 	jac.Size = max(1, events/(jac.Cells*jacobiEventsPerCell))
 	ctr := CounterParams{}.withDefaults()
 	ctr.Size = max(1, events/ctr.Workers)
+	comp := ComputeParams{}.withDefaults()
+	comp.Size = max(1, events/(comp.Workers*computeEventsPerItem))
 	return []Workload{
 		{Name: "bank", Body: Bank(bank), Events: bank.Events()},
 		{Name: "cache", Body: Cache(cache), Events: cache.Events()},
 		{Name: "pipeline", Body: Pipeline(pipe), Events: pipe.Events()},
 		{Name: "jacobi", Body: Jacobi(jac), Events: jac.Events()},
 		{Name: "counter", Body: Counter(ctr), Events: ctr.Events()},
+		{Name: "compute", Body: Compute(comp), Events: comp.Events()},
 	}
 }
 

@@ -20,6 +20,7 @@ func small() []Workload {
 		{Name: "pipeline", Body: Pipeline(PipelineParams{Size: 20, Workers: 2, Buffer: 2})},
 		{Name: "jacobi", Body: Jacobi(JacobiParams{Cells: 12, Workers: 3, Size: 3})},
 		{Name: "counter", Body: Counter(CounterParams{Workers: 3, Size: 10})},
+		{Name: "compute", Body: Compute(ComputeParams{Buckets: 2, Workers: 3, Size: 10, Rounds: 10})},
 	}
 }
 

@@ -1,6 +1,6 @@
 // Package bugtest checks an example the way weft's README promises: weft
 // finds the bug, reports it as the right kind of failure, saves a schedule
-// that replays it deterministically, and never flags the fixed code, not
+// that reproduces it deterministically, and never flags the fixed code, not
 // even along the schedule that breaks the buggy one.
 package bugtest
 
@@ -43,18 +43,18 @@ func Check(t *testing.T, buggy, fixed func(*weft.T), kind sched.FailureKind) {
 		t.Fatal(err)
 	}
 	for i := range 5 {
-		r, drift, err := weft.Replay(buggy, entry.Schedule)
+		r, drift, err := weft.Follow(buggy, entry.Schedule)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if r.Failure == nil || r.Failure.Signature() != entry.Signature || r.Hash != entry.Hash || len(drift) > 0 {
-			t.Fatalf("replay %d of the saved schedule: %s (hash %#x, drift %q), want %s (hash %#x)",
+			t.Fatalf("run %d along the saved schedule: %s (hash %#x, drift %q), want %s (hash %#x)",
 				i+1, r.Failure.Summary(), r.Hash, drift, entry.Failure, entry.Hash)
 		}
 	}
 
 	// The fix survives the schedule that breaks the bug, and exploration.
-	if r, _, _ := weft.Replay(fixed, entry.Schedule); r.Failure != nil {
+	if r, _, _ := weft.Follow(fixed, entry.Schedule); r.Failure != nil {
 		t.Errorf("the fixed code fails along the buggy code's schedule: %s", r.Failure.Summary())
 	}
 	if f, err := weft.Find(fixed, weft.Iterations(500)); err != nil || f != nil {
@@ -72,7 +72,7 @@ func describe(f *weft.Finding, err error) string {
 // CheckRace runs the checks on an example whose bug is a data race, which
 // only the race detector reports (go test -race; without it, CheckRace
 // skips): weft finds it, reports it as a race, saves a schedule that
-// replays it with the same race, and neither that schedule nor
+// reproduces it with the same race, and neither that schedule nor
 // exploration ever flags the fixed code. The race is found and replayed in
 // a child process (see package racetest), by buggyTest, the name of the
 // package's test function that runs weft.Check on the buggy code there.
@@ -83,7 +83,7 @@ func CheckRace(t *testing.T, buggyTest string, fixed func(*weft.T)) {
 	if e == nil {
 		return
 	}
-	if r, _, _ := weft.Replay(fixed, e.Schedule); r.Failure != nil {
+	if r, _, _ := weft.Follow(fixed, e.Schedule); r.Failure != nil {
 		t.Errorf("the fixed code fails along the buggy code's schedule: %s", r.Failure.Summary())
 	}
 	if f, err := weft.Find(fixed, weft.Iterations(500)); err != nil || f != nil {

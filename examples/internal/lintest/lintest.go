@@ -1,7 +1,7 @@
 // Package lintest checks an example of a concurrent data structure the way
 // the README promises for linearizability tests: weft finds the bug from
 // scenarios nobody wrote, shrinks it, saves a case (inputs and schedule)
-// that replays it deterministically, and never flags the fixed twin, not
+// that reproduces it deterministically, and never flags the fixed twin, not
 // even along the buggy one's case.
 package lintest
 
@@ -52,18 +52,18 @@ func Check[O, S any](t *testing.T, buggy, fixed lin.Spec[O, S], kind sched.Failu
 		t.Fatal(err)
 	}
 	for i := range 3 {
-		r, failure, drift, err := lin.Replay(t, buggy, entry)
+		r, failure, drift, err := lin.Follow(t, buggy, entry)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if failure == nil || failure.Signature() != entry.Signature || r.Hash != entry.Hash || len(drift) > 0 {
-			t.Fatalf("replay %d of the saved case: %s (hash %#x, drift %q), want %s (hash %#x)",
+			t.Fatalf("run %d along the saved case: %s (hash %#x, drift %q), want %s (hash %#x)",
 				i+1, failure.Summary(), r.Hash, drift, entry.Failure, entry.Hash)
 		}
 	}
 
 	// The fix survives the case that breaks the bug, and exploration.
-	if _, failure, _, err := lin.Replay(t, fixed, entry); err != nil || failure != nil {
+	if _, failure, _, err := lin.Follow(t, fixed, entry); err != nil || failure != nil {
 		t.Errorf("the fixed code fails along the buggy code's case: %s (%v)", failure.Summary(), err)
 	}
 	if f, err := lin.Find(fixed, weft.Iterations(FixedBudget)); err != nil || f != nil {

@@ -18,8 +18,11 @@ func sum(done chan int, xs ...int) {
 	done <- s
 }
 func two() (int, int)              { return 1, 2 }
+func pair(a, b int)                { pairs <- a + b }
 func add(a, b int, done chan int)  { done <- a + b }
 func echo[T any](v T, done chan T) { done <- v }
+
+var pairs = make(chan int, 1)
 
 type flag bool
 
@@ -78,6 +81,11 @@ func Starts() []any {
 	done := make(chan struct{})
 	go close(done) // a builtin
 	<-done
-	go println() // another
+	go println()   // another
+	go pair(two()) // the results of a call, one argument each
+	out = append(out, <-pairs)
+	p := pair
+	go p(two()) // the same, with a function value evaluated now
+	out = append(out, <-pairs)
 	return out
 }
