@@ -37,34 +37,7 @@ func TestCandidatesAgainstAList(t *testing.T) {
 				s.update(g)
 			}
 		}
-		var members []*G
-		var best, oldest *G
-		for _, h := range all {
-			if !in[h] {
-				continue
-			}
-			members = append(members, h)
-			if best == nil || h.prio > best.prio {
-				best = h
-			}
-			if oldest == nil || h.since < oldest.since {
-				oldest = h
-			}
-		}
-		if s.len() != len(members) {
-			t.Fatalf("step %d: len %d, want %d", step, s.len(), len(members))
-		}
-		for k, h := range members {
-			if got := s.at(k); got != h {
-				t.Fatalf("step %d: at(%d) = goroutine %d, want %d", step, k, got.idx, h.idx)
-			}
-			if r := s.rank(h.idx); r != k {
-				t.Fatalf("step %d: rank(%d) = %d, want %d", step, h.idx, r, k)
-			}
-		}
-		if s.highest() != best || s.longest() != oldest {
-			t.Fatalf("step %d: highest %v, longest %v; want %v, %v", step, s.highest(), s.longest(), best, oldest)
-		}
+		checkCandidates(t, step, &s, all, func(h *G) bool { return in[h] })
 	}
 }
 
@@ -119,33 +92,41 @@ func TestCandidateGroupsAgainstAList(t *testing.T) {
 		case in[g]:
 			s.update(g)
 		}
-		var members []*G
-		var best, oldest *G
-		for _, h := range all {
-			if !in[h] && (of[h] == nil || !of[h].ready) {
-				continue
-			}
-			members = append(members, h)
-			if best == nil || h.prio > best.prio {
-				best = h
-			}
-			if oldest == nil || h.since < oldest.since {
-				oldest = h
-			}
+		checkCandidates(t, step, &s, all, func(h *G) bool { return in[h] || of[h] != nil && of[h].ready })
+	}
+}
+
+// checkCandidates checks the tree s against its definition: the members
+// of all, in creation order, with the highest priority and the longest
+// wait among them.
+func checkCandidates(t *testing.T, step int, s *candidates, all []*G, member func(*G) bool) {
+	t.Helper()
+	var members []*G
+	var best, oldest *G
+	for _, h := range all {
+		if !member(h) {
+			continue
 		}
-		if s.len() != len(members) {
-			t.Fatalf("step %d: len %d, want %d", step, s.len(), len(members))
+		members = append(members, h)
+		if best == nil || h.prio > best.prio {
+			best = h
 		}
-		for k, h := range members {
-			if got := s.at(k); got != h {
-				t.Fatalf("step %d: at(%d) = goroutine %d, want %d", step, k, got.idx, h.idx)
-			}
-			if r := s.rank(h.idx); r != k {
-				t.Fatalf("step %d: rank(%d) = %d, want %d", step, h.idx, r, k)
-			}
+		if oldest == nil || h.since < oldest.since {
+			oldest = h
 		}
-		if s.highest() != best || s.longest() != oldest {
-			t.Fatalf("step %d: highest %v, longest %v; want %v, %v", step, s.highest(), s.longest(), best, oldest)
+	}
+	if s.len() != len(members) {
+		t.Fatalf("step %d: len %d, want %d", step, s.len(), len(members))
+	}
+	for k, h := range members {
+		if got := s.at(k); got != h {
+			t.Fatalf("step %d: at(%d) = goroutine %d, want %d", step, k, got.idx, h.idx)
 		}
+		if r := s.rank(h.idx); r != k {
+			t.Fatalf("step %d: rank(%d) = %d, want %d", step, h.idx, r, k)
+		}
+	}
+	if s.highest() != best || s.longest() != oldest {
+		t.Fatalf("step %d: highest %v, longest %v; want %v, %v", step, s.highest(), s.longest(), best, oldest)
 	}
 }
