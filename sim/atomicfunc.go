@@ -21,11 +21,11 @@ import (
 // table of the run (below, recAddrTable) keeps.
 // A plain int64 has no room for the controlled state that the atomic types
 // keep, so the objects of addresses are numbered by a table of the
-// execution: a map from address to object number, found through the
-// goroutine's controller. sched has no end-of-execution hook, so the tables
-// are held by a registry keyed by a weak pointer to the controller, and a
-// cleanup (runtime.AddCleanup) drops a table once its controller has been
-// garbage collected.
+// execution: a map from address to object number, the controller's
+// attachment (sched.Controller.Attachment), which dies with the execution.
+// A registry outside the executions would keep every execution's memory
+// alive: its addresses hold the objects at them, whose primitives' states
+// hold their controller.
 //
 // The table holds the addresses as pointers, not as integers, so the memory
 // they point to stays alive (and unique) while the execution's table does:
