@@ -59,6 +59,7 @@ func Minimize(body func(), failing *sched.Result, cfg MinimizeConfig) Minimized 
 		// going to fail the same way: bound it, so that a schedule that
 		// livelocks under the default policy costs little.
 		cfg.Options.MaxSteps = min(max(cfg.Options.MaxSteps, sched.DefaultMaxSteps), 2*failing.Steps+1<<14)
+		cfg.Options.Overruns = -1
 	}
 	deadline := time.Now().Add(cfg.Duration)
 	sig := failing.Failure.Signature()

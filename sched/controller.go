@@ -66,9 +66,14 @@ const (
 type Options struct {
 	// MaxSteps bounds the events of an execution that are explored: the
 	// strategy decides up to it. Past it (and past what pending timers
-	// add), the execution runs on unexplored, for OverrunBudgets times
-	// MaxSteps more, then fails as a Runaway. Zero means DefaultMaxSteps.
+	// add), the execution runs on unexplored, for Overruns times MaxSteps
+	// more, then fails as a Runaway. Zero means DefaultMaxSteps.
 	MaxSteps int
+	// Overruns is how many budgets of MaxSteps events an execution that
+	// spent its budget runs on, unexplored, before it is a Runaway. Zero
+	// means OverrunBudgets; negative, none: MaxSteps is then a hard limit,
+	// for replays that bound a search (minimization).
+	Overruns int
 	// BlockTimeout bounds how long a controlled goroutine may stay blocked
 	// outside weft's knowledge before the execution fails as Blocked. Zero
 	// means DefaultBlockTimeout.
@@ -1008,18 +1013,29 @@ func (c *Controller) timeRunsOut() bool {
 // strategy, so it records no choices; if it ends, it passed, and only its
 // first MaxSteps events were explored. A livelock is reported once these
 // budgets too are spent.
-const OverrunBudgets = 15
+const OverrunBudgets = 7
+
+// overruns is the number of budgets an execution runs on unexplored
+// (Options.Overruns).
+//
+//go:norace
+func (c *Controller) overruns() int {
+	if c.opts.Overruns == 0 {
+		return OverrunBudgets
+	}
+	return max(c.opts.Overruns, 0)
+}
 
 // overrun lets an execution that spent its budget run on unexplored, once;
-// false if it already did.
+// false if it already did, or may not.
 //
 //go:norace
 func (c *Controller) overrun() bool {
-	if c.overran {
+	if c.overran || c.overruns() == 0 {
 		return false
 	}
 	c.overran = true
-	c.extra += OverrunBudgets * c.opts.MaxSteps
+	c.extra += c.overruns() * c.opts.MaxSteps
 	return true
 }
 
@@ -1029,7 +1045,7 @@ func (c *Controller) overrun() bool {
 func (c *Controller) runaway(g *G) {
 	inTheOpen()
 	c.fail(&Failure{Kind: Runaway, Goroutine: g.id, Site: CallerSite(3), Waiting: c.waiting(),
-		Message: "the execution ran " + strconv.Itoa(c.steps-1) + " events without ending (" + strconv.Itoa(OverrunBudgets+1) + " budgets of -explore.maxsteps, and what pending timers added): a livelock, or a loop that never ends?"})
+		Message: "the execution ran " + strconv.Itoa(c.steps-1) + " events without ending (" + strconv.Itoa(c.overruns()+1) + " budgets of -explore.maxsteps, and what pending timers added): a livelock, or a loop that never ends?"})
 	c.aborting = true
 	runtime.Goexit()
 }

@@ -281,10 +281,14 @@ func TestModelOverrunEnds(t *testing.T) {
 		}
 		wg.Wait()
 	}
-	opts := sched.Options{MaxSteps: 1000}
+	opts := sched.Options{MaxSteps: 2000}
 	r := sched.Run(body, explore.RandomWalk(3), opts)
 	if r.Failure != nil || !r.Overran || r.Steps < 12000 {
 		t.Fatalf("failure %v, overran %v, %d events", r.Failure, r.Overran, r.Steps)
+	}
+	hard := sched.Run(body, explore.RandomWalk(3), sched.Options{MaxSteps: 2000, Overruns: -1})
+	if hard.Failure == nil || hard.Failure.Kind != sched.Runaway || hard.Overran {
+		t.Fatalf("with no overrun: failure %v, overran %v, want a runaway", hard.Failure, hard.Overran)
 	}
 	if again := sched.Run(body, explore.RandomWalk(3), opts); again.Hash != r.Hash {
 		t.Errorf("same seed: hash %#x, then %#x", r.Hash, again.Hash)
@@ -312,7 +316,7 @@ func TestModelRunaway(t *testing.T) {
 	if r.Failure == nil || r.Failure.Kind != sched.Runaway {
 		t.Fatalf("failure %s, want a runaway", r.Failure.Summary())
 	}
-	if msg := r.Failure.Message; !strings.Contains(msg, "80000 events") || !strings.Contains(msg, "-explore.maxsteps") {
+	if msg := r.Failure.Message; !strings.Contains(msg, "40000 events") || !strings.Contains(msg, "-explore.maxsteps") {
 		t.Errorf("message %q", msg)
 	}
 	if len(r.Failure.Waiting) != 2 {
@@ -340,7 +344,7 @@ func TestModelAbortEndsSpinningDefer(t *testing.T) {
 			defer func() { lock(); l.Store(0) }()
 			sim.Sleep(time.Microsecond)
 			var n sim.Int64
-			for range 40_000 { // past 16 MaxSteps: a runaway, and the abort
+			for range 40_000 { // past 8 MaxSteps: a runaway, and the abort
 				n.Add(1)
 			}
 		}, explore.RandomWalk(seed), sched.Options{MaxSteps: 2000})
@@ -524,7 +528,7 @@ func TestModelTraceKeepsTheLastEvents(t *testing.T) {
 		for {
 			x.Add(1)
 		}
-	}, explore.RandomWalk(1), sched.Options{MaxSteps: sched.MaxTrace/8 + 100, Trace: true}) // 16 budgets past MaxTrace
+	}, explore.RandomWalk(1), sched.Options{MaxSteps: sched.MaxTrace/8 + 100, Trace: true}) // 8 budgets past MaxTrace
 	if r.Failure == nil || r.Failure.Kind != sched.Runaway {
 		t.Fatalf("failure %s", r.Failure.Summary())
 	}

@@ -175,28 +175,13 @@ func judge(body func(*T), cfg *config, found *explore.Finding, executions int) *
 	opts := cfg.schedOptions()
 	plain := wrap(body, cfg, nil)
 	f.Failure, f.Final = found.Result.Failure, found.Result
-	// A goroutine blocked outside weft's control costs a block timeout per
-	// replay: the execution is reported as found.
-	blocked := found.Result.Failure.Kind == sched.Blocked
-	if !blocked {
-		if _, err := explore.Verify(plain, found.Result.Schedule, found.Result, 1, opts, explore.ExplorationLag(cfg.lag)); err != nil {
-			f.Nondeterminism = err
-			return f
-		}
-	}
-	m := explore.Minimize(plain, found.Result, explore.MinimizeConfig{Options: opts, Lag: cfg.lag, Stop: cfg.hurry})
-	if !blocked {
-		if _, err := explore.Verify(plain, m.Result.Schedule, m.Result, 2, opts, explore.ExplorationLag(cfg.lag)); err != nil {
-			// The shorter schedule does not replay identically: the one
-			// found, which did once, may.
-			if _, again := explore.Verify(plain, found.Result.Schedule, found.Result, 2, opts, explore.ExplorationLag(cfg.lag)); again != nil {
-				f.Nondeterminism = err
-				return f
-			}
-			m = explore.Minimized{Result: found.Result, Before: m.Before, After: m.Before, Runs: m.Runs}
-		}
+	m, err := shrink(plain, found.Result, cfg, opts)
+	if err != nil {
+		f.Nondeterminism = err
+		return f
 	}
 	f.Minimized = m
+	blocked := found.Result.Failure.Kind == sched.Blocked
 
 	// Follow it once more with the trace on, for the report and for the sites
 	// in the saved schedule. Tracing does not change the execution, so
@@ -232,6 +217,36 @@ func judge(body func(*T), cfg *config, found *explore.Finding, executions int) *
 		Schedule:    f.Final.Schedule,
 	}
 	return f
+}
+
+// shrink verifies a failing execution, minimizes its schedule, and
+// verifies the minimized one, falling back on the one found if that does
+// not replay identically. A goroutine blocked outside weft's control costs
+// a block timeout per replay, and a runaway every event of its budgets:
+// such executions are not verified here (the traced replay that follows
+// checks a runaway's hash), and a runaway is not minimized.
+func shrink(plain func(), found *sched.Result, cfg *config, opts sched.Options) (explore.Minimized, error) {
+	lag := explore.ExplorationLag(cfg.lag)
+	switch found.Failure.Kind {
+	case sched.Runaway:
+		p := found.Schedule.Preemptions()
+		return explore.Minimized{Result: found, Before: p, After: p}, nil
+	case sched.Blocked:
+		return explore.Minimize(plain, found, explore.MinimizeConfig{Options: opts, Lag: cfg.lag, Stop: cfg.hurry}), nil
+	}
+	if _, err := explore.Verify(plain, found.Schedule, found, 1, opts, lag); err != nil {
+		return explore.Minimized{}, err
+	}
+	m := explore.Minimize(plain, found, explore.MinimizeConfig{Options: opts, Lag: cfg.lag, Stop: cfg.hurry})
+	if _, err := explore.Verify(plain, m.Result.Schedule, m.Result, 2, opts, lag); err != nil {
+		// The shorter schedule does not replay identically: the one
+		// found, which did once, may.
+		if _, again := explore.Verify(plain, found.Schedule, found, 2, opts, lag); again != nil {
+			return explore.Minimized{}, err
+		}
+		m = explore.Minimized{Result: found, Before: m.Before, After: m.Before, Runs: m.Runs}
+	}
+	return m, nil
 }
 
 // wrap turns a test body into the root function of an execution. If last

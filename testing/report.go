@@ -53,7 +53,11 @@ func report(f *Finding, cfg *config, saved string, saveErr error) string {
 	}
 	m := f.Minimized
 	fmt.Fprintf(&b, "  preemptions: %d, minimized from %d (%d replays)\n", m.After, m.Before, m.Runs)
-	if f.Failure.Kind != sched.Blocked {
+	switch f.Failure.Kind {
+	case sched.Blocked:
+	case sched.Runaway:
+		fmt.Fprintf(&b, "  deterministic: replayed once, same execution (event hash %#x)\n", f.Final.Hash)
+	default:
 		fmt.Fprintf(&b, "  deterministic: replayed 3 times, same execution (event hash %#x)\n", f.Final.Hash)
 	}
 	writeTimeline(&b, f.Final)
