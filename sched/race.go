@@ -149,7 +149,7 @@ func controllerState(accesses []racereport.Access) (string, bool) {
 				break
 			}
 		}
-		if !strings.HasPrefix(inner, schedPackage+".") && !strings.HasPrefix(inner, weftInternal) {
+		if !strings.HasPrefix(inner, schedPrefix) && !strings.HasPrefix(inner, weftInternalPrefix) {
 			return "", false
 		}
 		if fn == "" {
@@ -158,12 +158,6 @@ func controllerState(accesses []racereport.Access) (string, bool) {
 	}
 	return fn, fn != ""
 }
-
-// The import paths of package sched and of weft's internal packages.
-var (
-	schedPackage = reflect.TypeFor[Controller]().PkgPath()
-	weftInternal = strings.TrimSuffix(schedPackage, "sched") + "internal/"
-)
 
 func goroutineName(lineage string) string {
 	if lineage == "" {

@@ -10,10 +10,17 @@ import (
 	"strings"
 )
 
+// The prefixes of the names of the controller's own functions: package
+// sched's, and those of weft's internal packages.
+const (
+	schedPrefix        = "github.com/weftdev/weft/sched."
+	weftInternalPrefix = "github.com/weftdev/weft/internal/"
+)
+
 // internalPrefixes are the functions that are weft's machinery or Go's
 // rather than the code under test, for frames whose file is not known.
 var internalPrefixes = []string{
-	"github.com/weftdev/weft/sched.",
+	schedPrefix,
 	"github.com/weftdev/weft/sim.",
 	"github.com/weftdev/weft/sim/simctx.",
 	"github.com/weftdev/weft/explore.",
@@ -23,7 +30,7 @@ var internalPrefixes = []string{
 	"github.com/weftdev/weft/record/light.",
 	"github.com/weftdev/weft/record/stride.",
 	"github.com/weftdev/weft/replay.",
-	"github.com/weftdev/weft/internal/",
+	weftInternalPrefix,
 	"github.com/weftdev/weft/testing.",
 	"github.com/weftdev/weft/lin.",
 	"runtime.",
