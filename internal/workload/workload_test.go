@@ -102,39 +102,35 @@ func TestRecorded(t *testing.T) {
 	}
 	for _, alg := range algs {
 		for _, w := range append(Correct(5000), small()...) {
-			rec, err := record.New(alg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := record.Record(w.Body, rec, record.Options{Name: t.Name(), Dir: t.TempDir()})
-			if err != nil {
-				t.Fatalf("%s/%s: %v", w.Name, alg, err)
-			}
-			os.Remove(res.Log)
-			if res.Failure != nil {
+			if res := recordComplete(t, alg, w); res.Failure != nil {
 				t.Errorf("%s/%s: %v: %s", w.Name, alg, res.Failure.Kind, res.Failure.Message)
-			}
-			if !res.Complete {
-				t.Errorf("%s/%s: incomplete run", w.Name, alg)
 			}
 		}
 		for _, w := range Buggy() {
-			rec, err := record.New(alg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := record.Record(w.Body, rec, record.Options{Name: t.Name(), Dir: t.TempDir()})
-			if err != nil {
-				t.Fatalf("%s/%s: %v", w.Name, alg, err)
-			}
-			os.Remove(res.Log)
+			res := recordComplete(t, alg, w)
 			prefix := strings.TrimPrefix(w.Name, "buggy-") + ": "
 			if f := res.Failure; f != nil && (f.Kind != sched.Panic || !strings.HasPrefix(f.Message, prefix)) {
 				t.Errorf("%s/%s: %v: %s, want a pass or a panic %q...", w.Name, alg, f.Kind, f.Message, prefix)
 			}
-			if !res.Complete {
-				t.Errorf("%s/%s: incomplete run", w.Name, alg)
-			}
 		}
 	}
+}
+
+// recordComplete records one run of w with the recorder alg, removes its
+// log, and checks that the run was complete.
+func recordComplete(t *testing.T, alg string, w Workload) *record.Result {
+	t.Helper()
+	rec, err := record.New(alg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := record.Record(w.Body, rec, record.Options{Name: t.Name(), Dir: t.TempDir()})
+	if err != nil {
+		t.Fatalf("%s/%s: %v", w.Name, alg, err)
+	}
+	os.Remove(res.Log)
+	if !res.Complete {
+		t.Errorf("%s/%s: incomplete run", w.Name, alg)
+	}
+	return res
 }
