@@ -3,12 +3,15 @@
 //
 // Go has no goroutine-local storage, but every goroutine carries a pointer
 // to its pprof label set, readable in a couple of nanoseconds and copied to
-// the goroutines it starts. Bind gives the calling goroutine a fresh label
-// set of its own and records a value under that set's address; Get reads the
-// value back from any later point of the same goroutine. A goroutine that
-// serves many purposes in turn (a worker that runs one controlled goroutine
-// after another) keeps its binding and changes the value (Binding.Set):
-// labelling a goroutine allocates, setting its value does not.
+// the goroutines it starts. Bind gives the calling goroutine a label set of
+// its own, allocated by gls with the value's slot right after it (an entry),
+// and points the goroutine at it; Get reads the pointer back from any later
+// point of the same goroutine, checks that it points at an entry, and
+// returns the entry's value: no table, no hash, whatever the number of
+// bound goroutines. A goroutine that serves many purposes in turn (a worker
+// that runs one controlled goroutine after another) keeps its binding and
+// changes the value (Binding.Set): labelling a goroutine allocates, setting
+// its value does not.
 //
 // A goroutine started with a plain go statement inherits its parent's label
 // set, so Get on it returns the parent's value: callers must check that the
@@ -28,36 +31,82 @@ import (
 	"github.com/weftdev/weft/internal/race"
 )
 
-// getProfLabel returns the calling goroutine's label set pointer. The runtime
-// keeps this symbol available to packages outside the standard library
-// (go.dev/issue/67401).
+// getProfLabel returns the calling goroutine's label set pointer, and
+// setProfLabel sets it. The runtime keeps these symbols available to
+// packages outside the standard library (go.dev/issue/67401).
 //
 //go:linkname getProfLabel runtime/pprof.runtime_getProfLabel
 func getProfLabel() unsafe.Pointer
+
+//go:linkname setProfLabel runtime/pprof.runtime_setProfLabel
+func setProfLabel(labels unsafe.Pointer)
+
+// label and labelSet are the layout of the runtime's label set
+// (internal/runtime/pprof/label.Set, which pprof.LabelSet duplicates): what
+// a goroutine's label pointer points to, read by profiles and tracebacks.
+// native tells whether this Go's label sets have this layout (checked once,
+// see checkLayout); if not, Bind labels the goroutine with pprof's own label
+// set and finds its entry in a map (the fallback).
+type (
+	label    struct{ key, value string }
+	labelSet struct{ list []label }
+)
+
+// An entry is a binding. Its label set comes first, so that the
+// goroutine's label pointer is the entry's address; its own labels follow
+// the value, at a fixed offset: the label set's list pointing there, and
+// its first label's key being gls's own bytes (magic), tell an entry from
+// any other label set.
+type entry struct {
+	set    labelSet
+	value  atomic.Pointer[any] // nil: no value (Get returns nil)
+	labels [maxLabels]label
+	// The fallback's: the label set pprof made and its context, which
+	// keeps it alive while bound.
+	key unsafe.Pointer
+	ctx context.Context
+}
+
+// maxLabels is the number of labels an entry holds: gls's own and the
+// caller's.
+const maxLabels = 8
+
+// labelsOffset is where an entry's labels are, from its start.
+const labelsOffset = unsafe.Offsetof(entry{}.labels)
 
 var (
 	// bound counts live bindings, so that Get costs one atomic load when no
 	// goroutine in the process is bound: the plain-mode fast path.
 	bound atomic.Int64
-	slots sync.Map // unsafe.Pointer (label set) → *entry
-	// cache is a direct-mapped cache in front of slots: a hit costs two
-	// loads and a compare instead of a map lookup. It has room for the
-	// label sets of thousands of goroutines (weft's workers) bound at once:
-	// its 128 KB are touched only as they are used.
-	cache [cacheSize]atomic.Pointer[entry]
+	// magic holds the key of an entry's first label. Its address is gls's
+	// alone: no other label set's key can point there.
+	magic  = [...]byte{'w', 'e', 'f', 't', '.', 'g', 'l', 's'}
+	native = checkLayout()
+	slots  sync.Map // the fallback's: label set pointer → *entry
 )
 
-const cacheSize = 1 << 14
-
-type entry struct {
-	key   unsafe.Pointer
-	value atomic.Pointer[any] // nil: no value (Get returns nil)
-	ctx   context.Context     // keeps the label set alive while bound
+// checkLayout reports whether the runtime's label sets are laid out as
+// labelSet, by labelling the calling goroutine and reading its labels back.
+// Its previous labels are restored.
+func checkLayout() bool {
+	old := getProfLabel()
+	defer setProfLabel(old)
+	pprof.SetGoroutineLabels(pprof.WithLabels(context.Background(), pprof.Labels("weft.gls.check", "layout")))
+	s := (*labelSet)(getProfLabel())
+	return s != nil && len(s.list) == 1 && s.list[0] == label{"weft.gls.check", "layout"}
 }
 
-func slot(key unsafe.Pointer) *atomic.Pointer[entry] {
-	h := uintptr(key) >> 4
-	return &cache[(h^h>>14)&(cacheSize-1)]
+// own returns the entry p is, or nil if p (a goroutine's label pointer) is
+// not one: nil, or a label set pprof made. Only the label set's own memory
+// is read before p is known to be an entry.
+func own(p unsafe.Pointer) *entry {
+	if p == nil || uintptr(unsafe.Pointer(unsafe.SliceData((*labelSet)(p).list))) != uintptr(p)+labelsOffset {
+		return nil
+	}
+	if e := (*entry)(p); unsafe.StringData(e.labels[0].key) == &magic[0] {
+		return e
+	}
+	return nil
 }
 
 // A Binding is the calling goroutine's slot, returned by Bind.
@@ -66,26 +115,40 @@ type Binding struct {
 }
 
 // The slots are weft's machinery, shared by every goroutine: under the race
-// detector their synchronization (the atomics, the sync.Map) is hidden from
-// it, lest two goroutines that look their slots up be ordered, and their
-// memory accesses are not instrumented (//go:norace).
+// detector their synchronization (the atomics, the fallback's sync.Map) is
+// hidden from it, lest two goroutines that look their slots up be ordered,
+// and their memory accesses are not instrumented (//go:norace).
 
 // Bind labels the calling goroutine with labels (key, value pairs, as for
-// pprof.Labels) and makes Get return v on it (nil: nothing) until Release
-// or Set. The labels replace the goroutine's previous ones.
+// pprof.Labels; at most 7 pairs) and makes Get return v on it (nil:
+// nothing) until Release or Set. The labels replace the goroutine's
+// previous ones.
 //
 //go:norace
 func Bind(v any, labels ...string) Binding {
-	ctx := pprof.WithLabels(context.Background(), pprof.Labels(labels...))
-	// Seen by the race detector: the runtime orders setting labels before
-	// reading them in a profile.
-	pprof.SetGoroutineLabels(ctx)
-	race.Disable()
-	defer race.Enable()
-	key := getProfLabel()
-	e := &entry{key: key, ctx: ctx}
-	slots.Store(key, e)
-	slot(key).Store(e)
+	if len(labels)%2 != 0 || len(labels)/2 >= maxLabels {
+		panic("gls: Bind takes at most 7 key, value pairs")
+	}
+	e := &entry{}
+	if native {
+		e.labels[0] = label{unsafe.String(&magic[0], len(magic)), "bound"}
+		n := 1
+		for i := 0; i < len(labels); i += 2 {
+			e.labels[n] = label{labels[i], labels[i+1]}
+			n++
+		}
+		e.set.list = e.labels[:n:n]
+		// Seen by the race detector: the runtime orders setting labels
+		// before reading them in a profile.
+		setProfLabel(unsafe.Pointer(e))
+	} else {
+		e.ctx = pprof.WithLabels(context.Background(), pprof.Labels(labels...))
+		pprof.SetGoroutineLabels(e.ctx)
+		e.key = getProfLabel()
+		race.Disable()
+		slots.Store(e.key, e)
+		race.Enable()
+	}
 	b := Binding{e: e}
 	if v != nil {
 		b.Set(&v)
@@ -117,7 +180,16 @@ func (b Binding) Set(v *any) {
 //
 //go:norace
 func (b Binding) Held() bool {
-	return b.e != nil && getProfLabel() == b.e.key
+	return b.e != nil && getProfLabel() == b.e.labelPointer()
+}
+
+// labelPointer returns the label set pointer a goroutine bound to e
+// carries.
+func (e *entry) labelPointer() unsafe.Pointer {
+	if native {
+		return unsafe.Pointer(e)
+	}
+	return e.key
 }
 
 // Release forgets the binding and clears the calling goroutine's labels. It
@@ -129,10 +201,10 @@ func (b Binding) Release() {
 		return
 	}
 	b.Set(nil)
-	race.Disable()
-	defer race.Enable()
-	if _, ok := slots.LoadAndDelete(b.e.key); ok {
-		slot(b.e.key).CompareAndSwap(b.e, nil)
+	if !native {
+		race.Disable()
+		slots.Delete(b.e.key)
+		race.Enable()
 	}
 	pprof.SetGoroutineLabels(context.Background())
 }
@@ -148,21 +220,29 @@ func Get() any {
 		race.Disable()
 		defer race.Enable()
 	}
-	key := getProfLabel()
-	if key == nil {
-		return nil
-	}
-	e := slot(key).Load()
-	if e == nil || e.key != key {
-		v, ok := slots.Load(key)
-		if !ok {
+	p := getProfLabel()
+	e := own(p)
+	if e == nil {
+		if native {
 			return nil
 		}
-		e = v.(*entry)
-		slot(key).Store(e)
+		if e = fallback(p); e == nil {
+			return nil
+		}
 	}
-	if p := e.value.Load(); p != nil {
-		return *p
+	if v := e.value.Load(); v != nil {
+		return *v
+	}
+	return nil
+}
+
+// fallback returns the entry bound to the label set p, when the runtime's
+// label sets are not laid out as gls knows (see native).
+//
+//go:norace
+func fallback(p unsafe.Pointer) *entry {
+	if v, ok := slots.Load(p); ok {
+		return v.(*entry)
 	}
 	return nil
 }
@@ -174,20 +254,41 @@ func Get() any {
 //
 //go:norace
 func Go(f func()) {
-	var e *entry
-	if key := getProfLabel(); key != nil {
-		if v, ok := slots.Load(key); ok {
-			e = v.(*entry)
-		}
-	}
-	if e == nil {
+	p := getProfLabel()
+	if own(p) == nil && (native || fallback(p) == nil) {
 		go f()
 		return
 	}
-	pprof.SetGoroutineLabels(context.Background())
+	setProfLabel(nil)
 	go f()
-	pprof.SetGoroutineLabels(e.ctx)
+	setProfLabel(p)
 }
 
 // Active reports whether any goroutine in the process is bound.
 func Active() bool { return bound.Load() != 0 }
+
+// A Key is a goroutine's label set pointer: Self returns the calling
+// goroutine's, and Key.Value the value bound to it. The two are Get, split
+// so that each is inlined into the callers on the hottest paths (a recorded
+// memory access), with one call, into the runtime.
+type Key struct{ p unsafe.Pointer }
+
+// Self returns the calling goroutine's key.
+func Self() Key { return Key{getProfLabel()} }
+
+// Value returns the value bound to the goroutine whose key is k (nil:
+// none), as Get; ok is false when Value cannot tell (the fallback, see
+// native), and the caller must call Get.
+func (k Key) Value() (v any, ok bool) {
+	if race.Enabled {
+		return nil, false // Get hides the lookup from the race detector
+	}
+	e := own(k.p)
+	if e == nil {
+		return nil, native
+	}
+	if p := e.value.Load(); p != nil {
+		return *p, true
+	}
+	return nil, true
+}

@@ -1,12 +1,15 @@
 package gls_test
 
 import (
+	"bytes"
 	"context"
 	"runtime/pprof"
+	"strings"
 	"sync"
 	"testing"
 
 	"github.com/weftdev/weft/internal/gls"
+	"github.com/weftdev/weft/internal/race"
 )
 
 func TestBindGetRelease(t *testing.T) {
@@ -122,6 +125,62 @@ func TestGoDoesNotInherit(t *testing.T) {
 		}
 		if gls.Get() != "mine" {
 			t.Errorf("the starter sees %v after gls.Go", gls.Get())
+		}
+	}()
+	<-done
+}
+
+// A bound goroutine's labels are real profiler labels: the goroutine
+// profile, which reads them from the runtime's label pointer, lists them.
+func TestLabelsInGoroutineProfile(t *testing.T) {
+	bound, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		b := gls.Bind("mine", "weft.test", "TestLabels", "weft.g", "0.1")
+		defer b.Release()
+		close(bound)
+		<-done
+	}()
+	<-bound
+	var buf bytes.Buffer
+	err := pprof.Lookup("goroutine").WriteTo(&buf, 1)
+	close(done)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"weft.test":"TestLabels"`, `"weft.g":"0.1"`} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("goroutine profile lacks %s:\n%s", want, buf.String())
+		}
+	}
+}
+
+// Bind takes at most 7 pairs, and no key without its value.
+func TestBindRejectsBadLabels(t *testing.T) {
+	for _, labels := range [][]string{{"k"}, make([]string, 16)} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Bind(%d labels) did not panic", len(labels))
+				}
+			}()
+			gls.Bind(nil, labels...).Release()
+		}()
+	}
+}
+
+// Self and Key.Value, Get's inlined halves, agree with Get, or defer to
+// it (under the race detector).
+func TestKeyValueAgreesWithGet(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if v, ok := gls.Self().Value(); v != nil || (ok == race.Enabled) {
+			t.Errorf("unbound: Value = %v, %v", v, ok)
+		}
+		b := gls.Bind("mine", "k", "v")
+		defer b.Release()
+		if v, ok := gls.Self().Value(); ok == race.Enabled || (ok && v != "mine") {
+			t.Errorf("bound: Value = %v, %v", v, ok)
 		}
 	}()
 	<-done
