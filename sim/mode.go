@@ -76,7 +76,10 @@ func who() (g *sched.G, t *record.Thread) {
 
 // lookup is who's lookup when an execution runs in the process.
 func lookup() (*sched.G, *record.Thread) {
-	v := gls.Get()
+	v, ok := gls.Self().Value()
+	if !ok {
+		v = gls.Get()
+	}
 	if t, ok := v.(*record.Thread); ok {
 		return nil, t
 	}

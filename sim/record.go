@@ -201,7 +201,10 @@ func recSync[S any, P interface {
 
 // atomicLoad performs a load of the location whose state slot is st.
 func atomicLoad[T any](st **varState, load func() T) T {
-	who := gls.Get()
+	who, ok := gls.Self().Value()
+	if !ok {
+		who = gls.Get()
+	}
 	if t, ok := who.(*record.Thread); ok {
 		s := runVar(st, t)
 		if s == nil {
@@ -220,7 +223,10 @@ func atomicLoad[T any](st **varState, load func() T) T {
 
 // atomicStore performs a store of v.
 func atomicStore[T any](st **varState, v T, store func(T)) {
-	who := gls.Get()
+	who, ok := gls.Self().Value()
+	if !ok {
+		who = gls.Get()
+	}
 	if t, ok := who.(*record.Thread); ok {
 		s := runVar(st, t)
 		if s == nil {
@@ -250,7 +256,10 @@ func pollIfFailed[R any](g *sched.G, op *sched.Op, res R) {
 // atomicRMW performs a read-modify-write: f does it and returns its result
 // and digests of the value it read and of the value it left.
 func atomicRMW[R any](st **varState, op *sched.Op, f func() (R, uint64, uint64)) R {
-	who := gls.Get()
+	who, ok := gls.Self().Value()
+	if !ok {
+		who = gls.Get()
+	}
 	if t, ok := who.(*record.Thread); ok {
 		s := runVar(st, t)
 		if s == nil {
