@@ -44,7 +44,10 @@ func (x *Var[T]) Load() T {
 //
 //go:noinline
 func (x *Var[T]) loadSlow() T {
-	v := gls.Get()
+	v, ok := gls.Self().Value()
+	if !ok {
+		v = gls.Get()
+	}
 	if t, ok := v.(*record.Thread); ok {
 		s := runVar(&x.st, t)
 		if s == nil {
@@ -90,7 +93,10 @@ func (x *Var[T]) Store(v T) {
 //
 //go:noinline
 func (x *Var[T]) storeSlow(v T) {
-	who := gls.Get()
+	who, ok := gls.Self().Value()
+	if !ok {
+		who = gls.Get()
+	}
 	if t, ok := who.(*record.Thread); ok {
 		s := runVar(&x.st, t)
 		if s == nil {
