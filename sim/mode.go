@@ -74,7 +74,11 @@ func who() (g *sched.G, t *record.Thread) {
 	return
 }
 
-// lookup is who's lookup when an execution runs in the process.
+// lookup is who's lookup when an execution runs in the process. Like
+// every recorded path, it calls gls.Get only when gls's inlined lookup
+// (gls.Self, then Key.Value) cannot answer: the two lines are written out
+// where they are used, since a function of their own would be too big to
+// inline, and the call is what they save.
 func lookup() (*sched.G, *record.Thread) {
 	v, ok := gls.Self().Value()
 	if !ok {
