@@ -43,6 +43,7 @@ func (g *G) Now() time.Time {
 // A Timer is a pending event of the virtual clock.
 type Timer struct {
 	c       *Controller
+	exec    uint64 // c's execution when set: a timer of an earlier one is inert (see reuse.go)
 	when    int64
 	seq     uint64
 	fire    func()
@@ -64,7 +65,7 @@ type Timer struct {
 func (g *G) NewTimer(d time.Duration, fire func()) *Timer {
 	c := g.c
 	c.tseq++
-	t := &Timer{c: c, when: c.now + int64(max(d, 0)), seq: c.tseq, fire: fire}
+	t := &Timer{c: c, exec: c.seq, when: c.now + int64(max(d, 0)), seq: c.tseq, fire: fire}
 	if c.trace != nil {
 		t.site = CallerSite(1)
 	}
@@ -76,7 +77,7 @@ func (g *G) NewTimer(d time.Duration, fire func()) *Timer {
 //
 //go:norace
 func (t *Timer) Stop() bool {
-	if t.index < 0 {
+	if t.index < 0 || t.exec != t.c.seq {
 		return false
 	}
 	heap.Remove(&t.c.timers, t.index)
@@ -88,6 +89,9 @@ func (t *Timer) Stop() bool {
 //
 //go:norace
 func (t *Timer) Reset(d time.Duration) bool {
+	if t.exec != t.c.seq {
+		return false // set in an earlier execution, over
+	}
 	was := t.Stop()
 	c := t.c
 	c.tseq++

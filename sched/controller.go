@@ -148,6 +148,8 @@ type Result struct {
 	// Digests holds, with Options.Digests, a digest of the values each
 	// goroutine read, by lineage.
 	Digests map[string]Digest
+
+	c *Controller // the controller it lives in, if Release may reuse it
 }
 
 // A Digest chains the values a goroutine read, in order: two runs whose
@@ -261,10 +263,14 @@ type Controller struct {
 
 	escMu   sync.Mutex // guards escapes: written by goroutines that are not controlled
 	escapes []*Failure
-	created uint64 // goroutines the process had created when the execution started
-	janitor uint64 // janitors started when the execution started (see worker.go)
-	metric  [1]metrics.Sample
-	workers int // workers started for the execution (see worker.go)
+	// escapedSome: goroutines escaped the execution (its Result's failure
+	// says so), and may still hold its goroutines' identities: the
+	// controller is not reused (see Result.Release).
+	escapedSome bool
+	created     uint64 // goroutines the process had created when the execution started
+	janitor     uint64 // janitors started when the execution started (see worker.go)
+	metric      [1]metrics.Sample
+	workers     int // workers started for the execution (see worker.go)
 
 	// Under the race detector (see race.go):
 	adv      *adviser            // the strategy's goroutine (see adviser.go)
@@ -434,19 +440,15 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 	if opts.Epoch.IsZero() {
 		opts.Epoch = time.Now()
 	}
-	obs, _ := strategy.(Observer)
-	seq := execSeq.Add(1)
-	hz, _ := strategy.(Horizon)
-	c := &Controller{
-		strat: strategy,
-		obs:   obs,
-		hz:    hz,
-		opts:  opts,
-		seq:   seq,
-		hash:  fnv.Offset,
-		epoch: opts.Epoch.Round(0), // wall clock only: virtual times carry no monotonic reading
-		done:  doneChans.Get().(chan struct{}),
-	}
+	c := newController()
+	c.strat = strategy
+	c.obs, _ = strategy.(Observer)
+	c.hz, _ = strategy.(Horizon)
+	c.opts = opts
+	c.seq = execSeq.Add(1)
+	c.hash = fnv.Offset
+	c.epoch = opts.Epoch.Round(0) // wall clock only: virtual times carry no monotonic reading
+	c.done = doneChans.Get().(chan struct{})
 	c.all = c.allBuf[:0]
 	c.slab = c.slabBuf[:]
 	c.watchers = c.watchBuf[:0]
@@ -475,7 +477,11 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 	if blocked != nil {
 		return blocked
 	}
-	return c.result()
+	r := c.result()
+	if !race.Enabled && !c.escapedSome {
+		r.c = c // no goroutine of the execution is left: it may be reused
+	}
+	return r
 }
 
 //go:norace
@@ -1231,6 +1237,7 @@ func (c *Controller) result() *Result {
 		escapes = append(escapes, esc)
 	}
 	if len(escapes) > 0 {
+		c.escapedSome = true
 		// An escaped goroutine carries the labels of the worker it was
 		// started from: no other goroutine may run on it.
 		retireIdle()
