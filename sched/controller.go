@@ -205,6 +205,9 @@ type Controller struct {
 	root       *G
 	all        []*G       // every goroutine, in creation order
 	slab       []G        // where newG takes its next goroutines from
+	slabs      [][]G      // the slabs allocated beyond slabBuf
+	spare      spares     // what an earlier execution left (see reuse.go)
+	schedMem   Schedule   // the Result's Schedule's backing array, if not schedBuf
 	allBuf     [4]*G      // all's first backing array
 	nlive      int        // goroutines not yet exited
 	outside    int        // the process's goroutines at the start that are not weft's (G.Goroutines)
@@ -450,7 +453,11 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 	c.epoch = opts.Epoch.Round(0) // wall clock only: virtual times carry no monotonic reading
 	c.done = doneChans.Get().(chan struct{})
 	c.all = c.allBuf[:0]
+	if c.spare.all != nil {
+		c.all = c.spare.all
+	}
 	c.slab = c.slabBuf[:]
+	c.slabs = c.spare.slabs[:0]
 	c.watchers = c.watchBuf[:0]
 	c.woken, c.dirty = c.wokenBuf[:0], c.dirtyBuf[:0]
 	c.cands.init(&c.all)
@@ -487,8 +494,14 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 //go:norace
 func (c *Controller) newG(parent *G) *G {
 	if len(c.slab) == 0 {
-		// Goroutines are allocated in slabs that double, up to 256.
-		c.slab = make([]G, min(max(4, len(c.all)), 256))
+		// Goroutines are allocated in slabs that double, up to 256; a
+		// reused controller's come first (see spares).
+		if k := len(c.slabs); k < len(c.spare.slabs) {
+			c.slab = c.spare.slabs[k]
+		} else {
+			c.slab = make([]G, min(max(4, len(c.all)), 256))
+		}
+		c.slabs = append(c.slabs, c.slab)
 	}
 	g := &c.slab[0]
 	c.slab = c.slab[1:]
@@ -1152,8 +1165,16 @@ func (c *Controller) schedule() Schedule {
 		return nil
 	}
 	s := Schedule(c.schedBuf[:0])
-	if c.choices.len() > len(c.schedBuf) {
-		s = make(Schedule, 0, c.choices.len())
+	switch n := c.choices.len(); {
+	case n <= len(c.schedBuf):
+	case n <= cap(c.spare.schedule):
+		s = c.spare.schedule
+		c.schedMem = s
+	default:
+		// Room to grow: the next executions of a reused controller
+		// take it (see spares).
+		s = make(Schedule, 0, n+n/2)
+		c.schedMem = s
 	}
 	names := opNames()
 	c.choices.each(func(x *choice) {
@@ -1172,28 +1193,42 @@ func (c *Controller) schedule() Schedule {
 
 // chunks is an append-only list that never copies what it holds: the
 // choices of a long execution would otherwise be copied at every growth.
-// Its chunks double up to maxChunk, so that a short list costs little.
+// Its chunks double up to maxChunk, so that a short list costs little; a
+// list emptied for reuse (reset) keeps its chunks, and fills them again
+// before it allocates.
 type chunks[T any] struct {
-	full  [][]T
-	last  []T
-	n     int
-	first [8]T // the first chunk, in the list
+	list    [][]T // the chunks, in order; past used, empty ones kept by reset
+	used    int   // chunks in use: the last of them is being filled
+	n       int
+	first   [8]T   // the first chunk, in the list
+	listBuf [4][]T // list's first backing array
 }
 
 const maxChunk = 256
 
 //go:norace
 func (l *chunks[T]) add(x T) {
-	if len(l.last) == cap(l.last) {
-		if l.last == nil {
-			l.last = l.first[:0]
-		} else {
-			l.full = append(l.full, l.last)
-			l.last = make([]T, 0, min(2*cap(l.last), maxChunk))
-		}
+	if l.used == 0 || len(l.list[l.used-1]) == cap(l.list[l.used-1]) {
+		l.grow()
 	}
-	l.last = append(l.last, x)
+	k := l.used - 1
+	l.list[k] = append(l.list[k], x)
 	l.n++
+}
+
+// grow starts the next chunk: one kept by reset, or a new one.
+//
+//go:norace
+func (l *chunks[T]) grow() {
+	switch {
+	case l.used < len(l.list):
+		l.list[l.used] = l.list[l.used][:0]
+	case l.used == 0:
+		l.list = append(l.listBuf[:0], l.first[:0])
+	default:
+		l.list = append(l.list, make([]T, 0, min(2*cap(l.list[l.used-1]), maxChunk)))
+	}
+	l.used++
 }
 
 //go:norace
@@ -1201,14 +1236,28 @@ func (l *chunks[T]) len() int { return l.n }
 
 //go:norace
 func (l *chunks[T]) each(f func(*T)) {
-	for _, c := range l.full {
+	for _, c := range l.list[:l.used] {
 		for i := range c {
 			f(&c[i])
 		}
 	}
-	for i := range l.last {
-		f(&l.last[i])
+}
+
+// reset empties the list, keeping its chunks up to about max elements for
+// what is added next. Its elements are not cleared: for pointer-free T.
+//
+//go:norace
+func (l *chunks[T]) reset(max int) {
+	n, keep := 0, 0
+	for _, c := range l.list {
+		if n += cap(c); n > max {
+			break
+		}
+		keep++
 	}
+	clear(l.list[keep:])
+	l.list = l.list[:keep]
+	l.used, l.n = 0, 0
 }
 
 //go:norace

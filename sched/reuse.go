@@ -35,8 +35,60 @@ func (r *Result) Release() {
 	if c == nil || &c.res != r {
 		return
 	}
+	sp := c.spares()
+	choices := c.choices // its chunks point into it: it stays where it is
 	*c = Controller{}
+	c.spare = sp
+	c.choices = choices
+	c.choices.reset(spareChoices)
 	controllers.Put(c)
+}
+
+// spares are the buffers beyond its own arrays that a controller grew
+// during an execution and keeps for its next one, emptied: a Schedule, the
+// slabs of goroutines and the list of them (the chunks of choices stay in
+// the controller: see chunks.reset). An exploration of one test runs
+// executions of about the same size, and these cost a small execution more
+// than its own events (a random walk's execution of 2 goroutines × 10
+// events makes a dozen choices).
+type spares struct {
+	schedule Schedule
+	slabs    [][]G
+	all      []*G
+}
+
+// Bounds on what a released controller keeps: a huge execution's
+// buffers go to the garbage collector.
+const (
+	spareChoices = 1024 // of a Schedule, and of recorded choices
+	spareGs      = 256
+)
+
+// spares empties the buffers c grew during its execution, within the
+// bounds, for its next one.
+func (c *Controller) spares() spares {
+	var sp spares
+	if s := c.schedMem; s != nil && cap(s) <= spareChoices {
+		sp.schedule = s[:cap(s)]
+		clear(sp.schedule) // its strings and sites
+		sp.schedule = sp.schedule[:0]
+	}
+	n, keep := 0, 0
+	for _, slab := range c.slabs {
+		if n += len(slab); n > spareGs {
+			break
+		}
+		clear(slab)
+		keep++
+	}
+	clear(c.slabs[keep:])
+	sp.slabs = c.slabs[:keep]
+	if cap(c.all) > len(c.allBuf) && cap(c.all) <= spareGs {
+		sp.all = c.all[:cap(c.all)]
+		clear(sp.all)
+		sp.all = sp.all[:0]
+	}
+	return sp
 }
 
 // Execution returns the number of c's current execution in the process,
