@@ -1171,9 +1171,9 @@ func (c *Controller) schedule() Schedule {
 		s = c.spare.schedule
 		c.schedMem = s
 	default:
-		// Room to grow: the next executions of a reused controller
-		// take it (see spares).
-		s = make(Schedule, 0, n+n/2)
+		// Room to grow, for a Schedule a reused controller keeps: the
+		// next executions take it (see spares).
+		s = make(Schedule, 0, n+max(min(n/2, spareChoices-n), 0))
 		c.schedMem = s
 	}
 	names := opNames()

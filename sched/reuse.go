@@ -67,22 +67,30 @@ const (
 // spares empties the buffers c grew during its execution, within the
 // bounds, for its next one.
 func (c *Controller) spares() spares {
+	// What the execution did not need is kept too: executions of one
+	// test differ in size.
 	var sp spares
 	if s := c.schedMem; s != nil && cap(s) <= spareChoices {
 		sp.schedule = s[:cap(s)]
 		clear(sp.schedule) // its strings and sites
 		sp.schedule = sp.schedule[:0]
+	} else if s == nil {
+		sp.schedule = c.spare.schedule
+	}
+	slabs := c.slabs // the spare slabs, those taken first
+	if len(c.spare.slabs) > len(slabs) {
+		slabs = c.spare.slabs
 	}
 	n, keep := 0, 0
-	for _, slab := range c.slabs {
+	for _, slab := range slabs {
 		if n += len(slab); n > spareGs {
 			break
 		}
 		clear(slab)
 		keep++
 	}
-	clear(c.slabs[keep:])
-	sp.slabs = c.slabs[:keep]
+	clear(slabs[keep:])
+	sp.slabs = slabs[:keep]
 	if cap(c.all) > len(c.allBuf) && cap(c.all) <= spareGs {
 		sp.all = c.all[:cap(c.all)]
 		clear(sp.all)
