@@ -138,7 +138,8 @@ func newFinding(p Plan, i, steps int) *Finding {
 // process, as the calling process's own worker does: executions still run
 // one at a time in a process (see Execute), so more of them add no
 // parallelism, only the interleaving of chunks. executed, if not nil, sees
-// each execution. Tests of the coordinator use it.
+// each execution, during the call only (see runChunk). Tests of the
+// coordinator use it.
 func InProcess(body func(), executed func(i int, r *sched.Result)) Worker {
 	return &local{body: body, executed: executed}
 }
