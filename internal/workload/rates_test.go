@@ -23,7 +23,8 @@ const plainPerRecorded = 10
 // whose runs fail less often than plain ones hides the bug it is there to
 // catch (the probe effect). The runs are interleaved, ten plain runs then
 // one run of each recorder, so that the machine's load weighs on every
-// column alike:
+// column alike; each rate is reported with its 95% interval, and each
+// recorder's ratio to plain with the ratio's:
 //
 //	go test -run FailureRates -rates 2000 -v ./internal/workload
 func TestFailureRates(t *testing.T) {
@@ -73,15 +74,25 @@ func (r *rate) add(failed bool, d time.Duration) {
 func (r rate) p() float64 { return float64(r.failed) / float64(r.runs) }
 
 // String reports the rate with its 95% interval (Wilson's), the time per
-// run, and the ratio to the plain rate.
+// run, and the ratio to the plain rate with its 95% interval.
 func (r rate) String(plain rate) string {
 	lo, hi := wilson(r.failed, r.runs)
 	s := fmt.Sprintf("%5d/%-6d failed (%5.2f%%, 95%% %.2f–%.2f%%), %v/run", r.failed, r.runs, 100*r.p(), 100*lo, 100*hi,
 		(r.time / time.Duration(r.runs)).Round(time.Microsecond))
-	if r != plain && plain.failed > 0 {
-		s += fmt.Sprintf(", %.2f× plain", r.p()/plain.p())
+	if r != plain && plain.failed > 0 && r.failed > 0 {
+		lo, hi := ratioInterval(r, plain)
+		s += fmt.Sprintf(", %.2f× plain (95%% %.2f–%.2f×)", r.p()/plain.p(), lo, hi)
 	}
 	return s
+}
+
+// ratioInterval returns the 95% interval of the ratio of a's rate to b's,
+// both with failures (Katz's, on the ratio's logarithm).
+func ratioInterval(a, b rate) (lo, hi float64) {
+	const z = 1.96
+	se := math.Sqrt(1/float64(a.failed) - 1/float64(a.runs) + 1/float64(b.failed) - 1/float64(b.runs))
+	q := a.p() / b.p()
+	return q * math.Exp(-z*se), q * math.Exp(z*se)
 }
 
 // wilson returns the 95% Wilson score interval of k successes in n trials.
