@@ -190,6 +190,7 @@ type lightThread struct {
 	// tagRepeat), in slots; order lists the slots, most recently used
 	// first.
 	dict  [dictSize]lightEntry
+	dh    [dictSize]uint64 // the entries' hashes, by slot, to scan
 	order [dictSize]uint8
 	ndict int
 	// hist holds the last copyWindow entries as logged, a ring (see
@@ -197,6 +198,7 @@ type lightThread struct {
 	// pending: they repeat the entries md before them (see tagCopy).
 	// lastN is the counter of the last one.
 	hist   *[copyWindow]lightRaw
+	hh     [copyWindow]uint64 // hist's keys (rawKey), to scan
 	nhist  int
 	md, ml int
 	lastN  uint64
@@ -234,7 +236,7 @@ func newLightEntry(tag uint8, args []uint64) lightEntry {
 func (ts *lightThread) put(t *record.Thread, tag uint8, n uint64, args ...uint64) {
 	e := newLightEntry(tag, args)
 	for j, slot := range ts.order[:ts.ndict] {
-		if d := &ts.dict[slot]; d.h == e.h && *d == e {
+		if ts.dh[slot] == e.h && ts.dict[slot] == e {
 			copy(ts.order[1:j+1], ts.order[:j])
 			ts.order[0] = slot
 			r := newLightEntry(tagRepeat+uint8(j), nil)
@@ -251,7 +253,7 @@ func (ts *lightThread) put(t *record.Thread, tag uint8, n uint64, args ...uint64
 	}
 	copy(ts.order[1:ts.ndict], ts.order[:ts.ndict-1])
 	ts.order[0] = slot
-	ts.dict[slot] = e
+	ts.dict[slot], ts.dh[slot] = e, e.h
 	ts.raw(t, &e, n)
 }
 
@@ -260,24 +262,31 @@ func (ts *lightThread) put(t *record.Thread, tag uint8, n uint64, args ...uint64
 func (ts *lightThread) raw(t *record.Thread, e *lightEntry, n uint64) {
 	dn := n - ts.lastN
 	ts.lastN = n
+	key := rawKey(e, dn)
 	if ts.md > 0 {
-		if s := ts.back(ts.md); s.e.h == e.h && s.dn == dn && s.e == *e {
+		if ts.hh[(ts.nhist-ts.md)%copyWindow] == key && ts.back(ts.md).same(e, dn) {
 			ts.ml++
-			ts.push(e, dn, n)
+			ts.push(e, key, dn, n)
 			return
 		}
 		ts.flush(t)
 	}
 	for d := 1; d <= min(copyWindow, ts.nhist); d++ {
-		if s := ts.back(d); s.e.h == e.h && s.dn == dn && s.e == *e {
+		if ts.hh[(ts.nhist-d)%copyWindow] == key && ts.back(d).same(e, dn) {
 			ts.md, ts.ml = d, 1
-			ts.push(e, dn, n)
+			ts.push(e, key, dn, n)
 			return
 		}
 	}
 	t.Stream.Put(e.tag, n, e.args[:e.argc]...)
-	ts.push(e, dn, n)
+	ts.push(e, key, dn, n)
 }
+
+// rawKey hashes an entry as logged, but for its counter: equal ones have
+// equal keys.
+func rawKey(e *lightEntry, dn uint64) uint64 { return (e.h ^ dn) * 0xbf58476d1ce4e5b9 }
+
+func (r *lightRaw) same(e *lightEntry, dn uint64) bool { return r.dn == dn && r.e == *e }
 
 // back returns the entry logged d ≤ copyWindow entries before the next.
 func (ts *lightThread) back(d int) *lightRaw {
@@ -287,8 +296,9 @@ func (ts *lightThread) back(d int) *lightRaw {
 // push adds an entry to the window, over the oldest: a copy reaches back
 // copyWindow entries at most, and the pending entries a flush logs one by
 // one are the last ones.
-func (ts *lightThread) push(e *lightEntry, dn, n uint64) {
+func (ts *lightThread) push(e *lightEntry, key, dn, n uint64) {
 	ts.hist[ts.nhist%copyWindow] = lightRaw{e: *e, dn: dn, n: n}
+	ts.hh[ts.nhist%copyWindow] = key
 	ts.nhist++
 }
 
