@@ -242,7 +242,7 @@ type Controller struct {
 	// The clock (clock.go).
 	epoch  time.Time
 	now    int64 // virtual nanoseconds since epoch
-	timers timerHeap
+	timers timerQueue
 	tseq   uint64
 
 	afterFires  int // timers fired since the root returned
@@ -343,6 +343,8 @@ type G struct {
 	outside   bool   // one of them polled something outside weft
 
 	grp *group // the group it waits in, if any: then cand and fresh are its
+
+	sleep Timer // the timer of its sleeps (Sleep)
 }
 
 // ID returns the goroutine's lineage: "0" is the root, "0.2" the root's
