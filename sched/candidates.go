@@ -12,6 +12,10 @@ type candidates struct {
 	cnt   []int32 // members below each node; node 1 is the root, leaves from size
 	nodes []node  // the same nodes' best members
 
+	// late is a member whose since changed and whose leaf does not say
+	// so yet (see updateLater); nil if none.
+	late *G
+
 	smallCnt [2 * smallSize]int32 // the first tree, in the controller
 	small    [2 * smallSize]node
 
@@ -102,6 +106,9 @@ func (s *candidates) pull(p int) bool {
 //
 //go:norace
 func (s *candidates) set(g *G, in bool) {
+	if s.late == g {
+		s.late = nil // the leaf is written afresh
+	}
 	if g.idx >= s.size {
 		s.grow(g.idx + 1)
 	}
@@ -124,9 +131,30 @@ func (s *candidates) set(g *G, in bool) {
 //
 //go:norace
 func (s *candidates) update(g *G) {
+	if s.late == g {
+		s.late = nil
+	}
 	p := s.size + g.idx
 	s.nodes[p].prio, s.nodes[p].since = g.prio, g.since
 	s.fix(p)
+}
+
+// updateLater records that member g's since changed, and recomputes the
+// nodes above it only when a member's since is next needed (longest): the
+// goroutine that a decision runs has its since set then, and most often
+// leaves the candidates at its next event (it blocks, sleeps or exits)
+// before any decision asks for the longest wait, so its leaf is written
+// once, not twice. Only since waits: every node's member counts and
+// priorities stay exact, and a node whose since is out of date is a
+// function of its children as any other, so fixing the leaf later
+// recomputes the same nodes as fixing it now.
+//
+//go:norace
+func (s *candidates) updateLater(g *G) {
+	if s.late != nil && s.late != g {
+		s.update(s.late)
+	}
+	s.late = g
 }
 
 // fix recomputes the ancestors of leaf p, up to the first that does not
@@ -201,6 +229,9 @@ func (s *candidates) highest() *G {
 //
 //go:norace
 func (s *candidates) longest() *G {
+	if s.late != nil {
+		s.update(s.late)
+	}
 	old := s.nodes[1].old
 	if len(s.active) > 0 {
 		old = s.best().old

@@ -776,7 +776,12 @@ func (c *Controller) run(next *G) {
 //go:norace
 func (c *Controller) served(g *G) {
 	g.since = c.steps
-	c.rekey(g)
+	switch {
+	case g.grp != nil:
+		c.cands.updateMember(g.grp, g)
+	case g.fresh:
+		c.cands.updateLater(g)
+	}
 }
 
 // rekey updates the candidates after g's priority or since changed.

@@ -61,9 +61,17 @@ const (
 // used under it but to count).
 var idle struct {
 	sync.Mutex
-	ws      []*worker // a stack: the most recently parked last
-	used    bool      // the pool was used since the janitor last looked
-	janitor bool      // the janitor runs
+	ws      []idleWorker // a stack: the most recently parked last
+	used    bool         // the pool was used since the janitor last looked
+	janitor bool         // the janitor runs
+}
+
+// An idleWorker is a worker in the idle pool, with the test label it
+// carries: looking for a worker of the test reads the pool's array alone,
+// not thousands of cold workers.
+type idleWorker struct {
+	w    *worker
+	test string
 }
 
 var workerSeq atomic.Uint64
@@ -119,14 +127,14 @@ func takeIdle(test string) *worker {
 	idle.used = true
 	pick := n - 1
 	for i := n - 1; i >= max(0, n-matchDepth); i-- {
-		if w := idle.ws[i]; w.test == test {
+		if idle.ws[i].test == test {
 			pick = i
 			break
 		}
 	}
-	w := idle.ws[pick]
+	w := idle.ws[pick].w
 	idle.ws[pick] = idle.ws[n-1]
-	idle.ws[n-1] = nil
+	idle.ws[n-1] = idleWorker{}
 	idle.ws = idle.ws[:n-1]
 	return w
 }
@@ -140,7 +148,7 @@ func park(w *worker) bool {
 	if len(idle.ws) >= maxIdle {
 		return false
 	}
-	idle.ws = append(idle.ws, w)
+	idle.ws = append(idle.ws, idleWorker{w, w.test})
 	if !idle.janitor {
 		idle.janitor = true
 		janitors.Add(1)
@@ -178,9 +186,9 @@ func retireIdle() {
 	ws := idle.ws
 	idle.ws = nil
 	idle.Unlock()
-	for _, w := range ws {
-		w.g = nil
-		w.wake <- struct{}{}
+	for _, x := range ws {
+		x.w.g = nil
+		x.w.wake <- struct{}{}
 	}
 }
 
