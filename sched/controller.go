@@ -436,6 +436,8 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 	if opts.Epoch.IsZero() {
 		opts.Epoch = time.Now()
 	}
+	running.Add(1) // idle workers stay (see worker.go)
+	defer running.Add(-1)
 	obs, _ := strategy.(Observer)
 	seq := execSeq.Add(1)
 	hz, _ := strategy.(Horizon)

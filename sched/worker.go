@@ -26,10 +26,14 @@ import (
 // the race detector would see the program order of a reused goroutine as
 // synchronization between the controlled goroutines it ran.
 //
-// Idle workers are not goroutines of any test: they end once the pool has
-// not been used for idleLinger, so that a leak checker run after the tests
+// Idle workers are not goroutines of any test: they end once no execution
+// has run for idleLinger, so that a leak checker run after the tests
 // (goleak) finds none, and at once when an execution reports an escaped
-// goroutine, which may carry one of their label sets.
+// goroutine, which may carry one of their label sets. While an execution
+// runs they stay, however long it takes: an execution of thousands of
+// goroutines that starts them all, then ends them all, takes none from the
+// pool for longer than that on a loaded machine, and the next one would
+// start them all again.
 
 // A worker is a goroutine that runs controlled goroutines in turn.
 type worker struct {
@@ -75,6 +79,9 @@ type idleWorker struct {
 }
 
 var workerSeq atomic.Uint64
+
+// running counts the executions under way in the process (Run).
+var running atomic.Int64
 
 // janitors counts the janitors started: goroutines that an execution
 // starts and that are not its workers (see Controller.findEscapes).
@@ -158,14 +165,14 @@ func park(w *worker) bool {
 	return true
 }
 
-// janitor ends the idle workers once the pool has not been used for
-// idleLinger, then ends itself.
+// janitor ends the idle workers once the pool has not been used, and no
+// execution has run, for idleLinger; then it ends itself.
 func janitor() {
 	defer helpers.Add(-1)
 	for {
 		time.Sleep(idleLinger)
 		idle.Lock()
-		if idle.used {
+		if idle.used || running.Load() > 0 {
 			idle.used = false
 			idle.Unlock()
 			continue
