@@ -366,7 +366,7 @@ func (s *candidates) groupRank(i int) int {
 //
 //go:norace
 func (s *candidates) best() node {
-	n := s.nodes[1]
+	n := s.treeBest()
 	for _, gr := range s.active {
 		n = mergeAny(n, s.tn[gr.root].best)
 	}
