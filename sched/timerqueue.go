@@ -1,18 +1,23 @@
 package sched
 
-// The pending timers, earliest first: a binary heap ordered by deadline,
-// then by the order in which the timers were set (Timer.seq), so that the
-// timers fire in one order in every replay. An entry keeps its timer's
-// keys, so that sifting reads and writes the heap's array alone: the
-// timers of thousands of sleepers, cold in the cache, are read only when
-// they fire. Stopping a timer leaves its entry in place, stale (its seq no
-// longer the timer's, or the timer no longer pending), to be dropped when
-// it reaches the top; when stale entries are more than half the heap, it
-// is rebuilt without them, so a loop that sets and stops timers keeps it
-// small.
+// The pending timers, earliest first, ordered by deadline, then by the
+// order in which the timers were set (Timer.seq), so that the timers fire
+// in one order in every replay. Most timers are set in that order already
+// (sleeps and timeouts of one length, set as the clock moves on): those go
+// to a queue in which setting and firing cost O(1), the others to a binary
+// heap; the earliest timer is the earlier of their firsts. An entry keeps
+// its timer's keys, so that sifting reads and writes the heap's array
+// alone: the timers of thousands of sleepers, cold in the cache, are read
+// only when they fire. Stopping a timer leaves its entry in place, stale
+// (its seq no longer the timer's, or the timer no longer pending), to be
+// dropped when it comes first; when stale entries are more than half of
+// all, both are rebuilt without them, so a loop that sets and stops timers
+// keeps them small.
 type timerQueue struct {
-	h     []timerEntry
-	stale int // entries of timers stopped or set again since
+	h     []timerEntry // a binary heap
+	fifo  []timerEntry // in order from head
+	head  int          // fifo's first entry
+	stale int          // entries of timers stopped or set again since
 }
 
 type timerEntry struct {
@@ -36,7 +41,17 @@ func (e *timerEntry) before(f *timerEntry) bool {
 //go:norace
 func (q *timerQueue) push(t *Timer) {
 	t.pending = true
-	q.h = append(q.h, timerEntry{when: t.when, seq: t.seq, t: t})
+	e := timerEntry{when: t.when, seq: t.seq, t: t}
+	if n := len(q.fifo); n == q.head || !e.before(&q.fifo[n-1]) {
+		if q.head > 0 && q.head >= n/2 { // reuse the room before the head
+			live := copy(q.fifo, q.fifo[q.head:])
+			clear(q.fifo[live:])
+			q.fifo, q.head = q.fifo[:live], 0
+		}
+		q.fifo = append(q.fifo, e)
+		return
+	}
+	q.h = append(q.h, e)
 	q.up(len(q.h) - 1)
 }
 
@@ -46,7 +61,7 @@ func (q *timerQueue) push(t *Timer) {
 func (q *timerQueue) drop(t *Timer) {
 	t.pending = false
 	q.stale++
-	if q.stale > 32 && 2*q.stale > len(q.h) {
+	if q.stale > 32 && 2*q.stale > len(q.h)+len(q.fifo)-q.head {
 		q.compact()
 	}
 }
@@ -55,27 +70,55 @@ func (q *timerQueue) drop(t *Timer) {
 //
 //go:norace
 func (q *timerQueue) first() *Timer {
-	for len(q.h) > 0 {
-		if e := &q.h[0]; e.live() {
-			return e.t
-		}
+	if e := q.next(); e != nil {
+		return e.t
+	}
+	return nil
+}
+
+// next returns the entry of the earliest pending timer, or nil, dropping
+// the stale entries that come before it.
+//
+//go:norace
+func (q *timerQueue) next() *timerEntry {
+	for len(q.h) > 0 && !q.h[0].live() {
 		q.remove()
 		q.stale--
 	}
-	return nil
+	for q.head < len(q.fifo) && !q.fifo[q.head].live() {
+		q.fifo[q.head] = timerEntry{}
+		q.head++
+		q.stale--
+	}
+	switch {
+	case q.head == len(q.fifo):
+		if len(q.h) == 0 {
+			return nil
+		}
+		return &q.h[0]
+	case len(q.h) == 0 || q.fifo[q.head].before(&q.h[0]):
+		return &q.fifo[q.head]
+	}
+	return &q.h[0]
 }
 
 // pop takes the earliest pending timer out of the queue; there is one.
 //
 //go:norace
 func (q *timerQueue) pop() *Timer {
-	t := q.first()
-	q.remove()
+	e := q.next()
+	t := e.t
+	if q.head < len(q.fifo) && e == &q.fifo[q.head] {
+		q.fifo[q.head] = timerEntry{}
+		q.head++
+	} else {
+		q.remove()
+	}
 	t.pending = false
 	return t
 }
 
-// remove takes the top entry out of the heap.
+// remove takes the heap's top entry out.
 //
 //go:norace
 func (q *timerQueue) remove() {
@@ -88,21 +131,31 @@ func (q *timerQueue) remove() {
 	}
 }
 
-// compact rebuilds the heap from its live entries.
+// compact rebuilds the heap and the queue from their live entries.
 //
 //go:norace
 func (q *timerQueue) compact() {
-	live := q.h[:0]
-	for i := range q.h {
-		if q.h[i].live() {
-			live = append(live, q.h[i])
-		}
-	}
-	clear(q.h[len(live):])
-	q.h, q.stale = live, 0
+	q.h = liveEntries(q.h, 0)
+	q.fifo, q.head = liveEntries(q.fifo, q.head), 0
+	q.stale = 0
 	for i := len(q.h)/2 - 1; i >= 0; i-- {
 		q.down(i)
 	}
+}
+
+// liveEntries returns the live entries of es[from:], in order, in es's
+// array.
+//
+//go:norace
+func liveEntries(es []timerEntry, from int) []timerEntry {
+	live := es[:0]
+	for i := from; i < len(es); i++ {
+		if es[i].live() {
+			live = append(live, es[i])
+		}
+	}
+	clear(es[len(live):])
+	return live
 }
 
 //go:norace

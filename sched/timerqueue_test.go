@@ -8,9 +8,9 @@ import (
 )
 
 // The timer queue against a plain list, over random operations: timers
-// set, stopped, set again while pending or not, and fired, many of them on
-// equal deadlines, with runs of stops long enough for the queue to rebuild
-// itself. The timers must fire in the list's order (deadline, then the
+// set (in order of deadline or not), stopped, set again while pending or
+// not, and fired, many of them on equal deadlines, with runs of stops long
+// enough for the queue to rebuild itself. The timers must fire in the list's order (deadline, then the
 // order in which they were set), whatever the stale entries left behind.
 func TestTimerQueueAgainstAList(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -18,6 +18,7 @@ func TestTimerQueueAgainstAList(t *testing.T) {
 	var timers []*Timer
 	npending := 0
 	fired, rebuilt := 0, 0
+	inHeap, inOrder := 0, 0 // the most entries seen in the heap, and in the queue of timers set in order
 	for step := range 40_000 {
 		// Phases of 2,000 operations: some fire often, others mostly
 		// stop timers whose deadlines are far.
@@ -64,12 +65,16 @@ func TestTimerQueueAgainstAList(t *testing.T) {
 			npending--
 			fired++
 		}
-		if live := len(c.timers.h) - c.timers.stale; live != npending {
+		q := &c.timers
+		if live := len(q.h) + len(q.fifo) - q.head - q.stale; live != npending {
 			t.Fatalf("step %d: the queue holds %d live entries, %d timers are pending", step, live, npending)
 		}
+		inHeap = max(inHeap, len(q.h))
+		inOrder = max(inOrder, len(q.fifo)-q.head)
 	}
-	if fired < 1000 || rebuilt == 0 {
-		t.Fatalf("fired %d timers, rebuilt the queue %d times: the test exercises too little", fired, rebuilt)
+	if fired < 1000 || rebuilt == 0 || inHeap < 10 || inOrder < 10 {
+		t.Fatalf("fired %d timers, rebuilt the queue %d times, held up to %d in the heap and %d in order: the test exercises too little",
+			fired, rebuilt, inHeap, inOrder)
 	}
 }
 
