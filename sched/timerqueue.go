@@ -44,9 +44,7 @@ func (q *timerQueue) push(t *Timer) {
 	e := timerEntry{when: t.when, seq: t.seq, t: t}
 	if n := len(q.fifo); n == q.head || !e.before(&q.fifo[n-1]) {
 		if q.head > 0 && q.head >= n/2 { // reuse the room before the head
-			live := copy(q.fifo, q.fifo[q.head:])
-			clear(q.fifo[live:])
-			q.fifo, q.head = q.fifo[:live], 0
+			q.shift()
 		}
 		q.fifo = append(q.fifo, e)
 		return
@@ -129,6 +127,21 @@ func (q *timerQueue) remove() {
 	if n > 0 {
 		q.down(0)
 	}
+}
+
+// shift moves the queue's entries to the start of its array. (A loop, not
+// copy: the race detector checks the runtime's copy even in a //go:norace
+// function, and the queue is written by every goroutine of the execution,
+// with the handoffs between them hidden.)
+//
+//go:norace
+func (q *timerQueue) shift() {
+	n := len(q.fifo) - q.head
+	for i := range n {
+		q.fifo[i] = q.fifo[q.head+i]
+	}
+	clear(q.fifo[n:])
+	q.fifo, q.head = q.fifo[:n], 0
 }
 
 // compact rebuilds the heap and the queue from their live entries.
