@@ -22,7 +22,7 @@ type heapEntry struct {
 }
 
 // before reports whether a goes above b: the better key, and on equal keys
-// the older goroutine, as the tree's nodes order them.
+// the older goroutine, as the groups' tries order them (mergeAny).
 //
 //go:norace
 func (m *memberHeap) before(a, b heapEntry) bool {
