@@ -109,7 +109,8 @@ type Options struct {
 	// goroutines at every decision: for weft's own tests.
 	Verify bool
 
-	ungrouped bool // no groups of waiters (see group.go): for tests that compare
+	ungrouped  bool // no groups of waiters (see group.go): for tests that compare
+	heapTimers bool // every timer in the heap, none in the queue of timers set in order (see timerqueue.go): for tests that compare
 }
 
 // Result is the outcome of one execution.
@@ -456,6 +457,7 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 	c.watchers = c.watchBuf[:0]
 	c.woken, c.dirty = c.wokenBuf[:0], c.dirtyBuf[:0]
 	c.cands.init(&c.all)
+	c.timers.heapOnly = opts.heapTimers
 	if opts.Trace {
 		c.trace = make([]tracePoint, 0, 256)
 	}

@@ -18,6 +18,8 @@ type timerQueue struct {
 	fifo  []timerEntry // in order from head
 	head  int          // fifo's first entry
 	stale int          // entries of timers stopped or set again since
+
+	heapOnly bool // no queue: every timer in the heap (Options.heapTimers)
 }
 
 type timerEntry struct {
@@ -42,7 +44,7 @@ func (e *timerEntry) before(f *timerEntry) bool {
 func (q *timerQueue) push(t *Timer) {
 	t.pending = true
 	e := timerEntry{when: t.when, seq: t.seq, t: t}
-	if n := len(q.fifo); n == q.head || !e.before(&q.fifo[n-1]) {
+	if n := len(q.fifo); !q.heapOnly && (n == q.head || !e.before(&q.fifo[n-1])) {
 		if q.head > 0 && q.head >= n/2 { // reuse the room before the head
 			q.shift()
 		}
