@@ -109,7 +109,8 @@ type Options struct {
 	// goroutines at every decision: for weft's own tests.
 	Verify bool
 
-	ungrouped bool // no groups of waiters (see group.go): for tests that compare
+	ungrouped  bool // no groups of waiters (see group.go): for tests that compare
+	heapTimers bool // every timer in the heap, none in the queue of timers set in order (see timerqueue.go): for tests that compare
 }
 
 // Result is the outcome of one execution.
@@ -247,7 +248,7 @@ type Controller struct {
 	// The clock (clock.go).
 	epoch  time.Time
 	now    int64 // virtual nanoseconds since epoch
-	timers timerHeap
+	timers timerQueue
 	tseq   uint64
 
 	afterFires  int // timers fired since the root returned
@@ -352,6 +353,8 @@ type G struct {
 	outside   bool   // one of them polled something outside weft
 
 	grp *group // the group it waits in, if any: then cand and fresh are its
+
+	sleep Timer // the timer of its sleeps (Sleep)
 }
 
 // ID returns the goroutine's lineage: "0" is the root, "0.2" the root's
@@ -443,6 +446,8 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 	if opts.Epoch.IsZero() {
 		opts.Epoch = time.Now()
 	}
+	running.Add(1) // idle workers stay (see worker.go)
+	defer running.Add(-1)
 	c := newController()
 	c.strat = strategy
 	c.obs, _ = strategy.(Observer)
@@ -461,6 +466,7 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 	c.watchers = c.watchBuf[:0]
 	c.woken, c.dirty = c.wokenBuf[:0], c.dirtyBuf[:0]
 	c.cands.init(&c.all)
+	c.timers.heapOnly = opts.heapTimers
 	if opts.Trace {
 		c.trace = make([]tracePoint, 0, 256)
 	}
@@ -793,7 +799,12 @@ func (c *Controller) run(next *G) {
 //go:norace
 func (c *Controller) served(g *G) {
 	g.since = c.steps
-	c.rekey(g)
+	switch {
+	case g.grp != nil:
+		c.cands.updateMember(g.grp, g)
+	case g.fresh:
+		c.cands.updateLater(g)
+	}
 }
 
 // rekey updates the candidates after g's priority or since changed.
