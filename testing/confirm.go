@@ -68,10 +68,14 @@ const confirmingEnv = "WEFT_CONFIRMING"
 func confirming() bool { return os.Getenv(confirmingEnv) != "" }
 
 // refutedNote is what a test logs for a failure that a fresh process did
-// not reproduce.
+// not reproduce, with the failures before it that did not replay: in a
+// test that does not run the same twice, no replay in this process tells.
 func refutedNote(f *Finding, path string) string {
-	return fmt.Sprintf("weft: execution %d failed (%s), but passes when a fresh process follows its schedule, as go test will: "+
+	var b strings.Builder
+	fmt.Fprintf(&b, "weft: execution %d failed (%s), but passes when a fresh process follows its schedule, as go test will: "+
 		"the failure came from state that earlier executions left in the process (a package variable, a closed default pool, a sync.Once); "+
-		"not saved (%s removed), and not explored further. weft runs a test many times in one process: go test -count=2 shows whether it runs the same twice",
+		"not saved (%s removed), and not explored further. weft runs a test many times in one process: go test -count=2 shows whether it runs the same twice\n",
 		f.Found.Iteration+1, f.Failure.Summary(), path)
+	writeUnreplayed(&b, f.Unreplayed, f.Unlisted)
+	return strings.TrimRight(b.String(), "\n")
 }
