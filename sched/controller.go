@@ -951,7 +951,11 @@ func (c *Controller) leave(g *G, keep bool) {
 		c.done <- struct{}{}
 		return
 	}
-	c.handoff(c.nextLive(nil))
+	if next := c.nextLive(nil); next != nil {
+		c.handoff(next)
+	}
+	// Else the watchdog abandoned the execution while g was leaving, and
+	// drained the others: nothing is left to wake.
 }
 
 // nextLive returns the first goroutine, in creation order, that has not
@@ -1119,7 +1123,9 @@ func (c *Controller) blockedPolling() {
 //
 //go:norace
 func (c *Controller) waiting() []Waiting {
-	stacks := c.goroutineStacks()
+	c.dumping.Store(true)
+	defer c.dumping.Store(false)
+	stacks := workerStacks(goroutineStacks())
 	ws := make([]Waiting, 0, c.nlive)
 	for _, h := range c.all {
 		if h.done {
@@ -1127,7 +1133,7 @@ func (c *Controller) waiting() []Waiting {
 		}
 		_, spins := h.wait.(*spinWaiter)
 		w := Waiting{Goroutine: h.id, Op: h.op.String(), Polling: h.stale || spins}
-		if s, ok := c.stackOf(stacks, h); ok {
+		if s, ok := stacks[h.w.num]; ok {
 			w.Site, w.Stack = s.user()
 		}
 		ws = append(ws, w)
@@ -1137,7 +1143,8 @@ func (c *Controller) waiting() []Waiting {
 
 // goroutineStacks returns the process's goroutine stacks, for a report
 // (see goroutineStacks). With a hundred thousand goroutines that takes
-// seconds, which the watchdog must not take for a goroutine's hang.
+// seconds, which the watchdog must not take for a goroutine's hang (nor
+// waiting's, which reads them too).
 //
 //go:norace
 func (c *Controller) goroutineStacks() []goroutineStack {
