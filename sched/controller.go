@@ -230,18 +230,22 @@ type Controller struct {
 	traced     int // events traced: past MaxTrace, trace is a ring
 
 	// Waiting (wait.go).
-	watchers [][]watch  // by object: the goroutines whose Waiter depends on it
-	watchBuf [4][]watch // watchers' first backing array
-	grouped  [][]*group // by object: the groups of its waiters (group.go)
-	unowned  []watch    // Waiters that name no object: asked at every decision
-	dirty    []uint32   // objects changed since the last decision
-	woken    []*G       // goroutines woken by name since the last decision
-	wokenBuf [4]*G      // woken's first backing array
-	dirtyBuf [4]uint32  // dirty's first backing array
-	stale    []*G       // pollers that wait for a change
-	changes  uint64     // changes of the execution's state so far
-	rounds   int        // stall rounds of the pollers without a change
-	waited   time.Duration
+	watchers  [][]watch     // by object: the goroutines whose Waiter depends on it
+	watchBuf  [4][]watch    // watchers' first backing array
+	grouped   [][]*group    // by object: the groups of its waiters (group.go)
+	unowned   []watch       // Waiters that name no object: asked at every decision
+	dirty     []uint32      // objects changed since the last decision
+	woken     []*G          // goroutines woken by name since the last decision
+	wokenBuf  [4]*G         // woken's first backing array
+	dirtyBuf  [4]uint32     // dirty's first backing array
+	stale     []*G          // pollers that wait for a change
+	values    []objValue    // by object: what the controller knows of its value (spin.go)
+	spinners  []*spinWaiter // by object: the Waiter of its spinners in this round
+	spinObjs  []uint32      // the objects with spinners in this round
+	spinRound uint32        // stall rounds that released the spinners
+	changes   uint64        // changes of the execution's state so far
+	rounds    int           // stall rounds of the pollers without a change
+	waited    time.Duration
 
 	dueSince int // the step at which the earliest timer was first seen due, 0 if none is (fairness)
 
@@ -260,6 +264,7 @@ type Controller struct {
 	cur       atomic.Pointer[G] // the goroutine holding the baton
 	progress  atomic.Uint64     // advanced at every event and handoff, for the watchdog
 	abandoned atomic.Bool       // the watchdog gave up on the execution
+	dumping   atomic.Bool       // the controller reads every goroutine's stack (goroutineStacks)
 	stuck     *G                // the goroutine the watchdog gave up on; set before abandoned
 	scan      int               // where aborting looks for the next live goroutine
 	done      chan struct{}     // sent to when the last goroutine exits (doneChans)
@@ -352,6 +357,13 @@ type G struct {
 	pollEvent bool   // its current event is a poll
 	outside   bool   // one of them polled something outside weft
 
+	spin       spin   // the spin loop it is in, if any (spin.go)
+	seen       uint64 // the digest of the value its current event read (Observe)
+	wrote      uint64 // the digest of the value its current event left (Wrote)
+	observed   bool   // its current event read a value (Observe)
+	wroteValue bool   // its current event told the value it left (Wrote)
+	yieldEvent bool   // its current event is a yield (Yield)
+
 	grp *group // the group it waits in, if any: then cand and fresh are its
 
 	sleep Timer // the timer of its sleeps (Sleep)
@@ -404,7 +416,10 @@ func (g *G) Obj() uint32 { return g.obj }
 // goroutine's Digest; replays compare them with the recorded run's.
 //
 //go:norace
-func (g *G) Observe(v uint64) { g.reads.Add(v) }
+func (g *G) Observe(v uint64) {
+	g.reads.Add(v)
+	g.seen, g.observed = v, true
+}
 
 // Cases returns the case indices a select is choosing among, during a call
 // to Strategy.Choose made by ChooseCase; nil otherwise.
@@ -725,6 +740,11 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, poll pollKind) {
 		}
 	}
 	g.op, g.obj, g.wait, g.yield = op, obj, w, poll != noPoll
+	g.yieldEvent = poll == pollInside && obj == 0
+	if w == nil && g.spinning() && c.spinsAt(g, op, obj) {
+		// It waits for its object to change, not for any change.
+		g.obj, g.wait, g.stale = g.spin.obj, c.spinWait(g), false
+	}
 	c.pollRead(g, op, obj)
 	if poll != noPoll {
 		c.poll(g, poll == pollOutside)
@@ -961,7 +981,11 @@ func (c *Controller) leave(g *G, keep bool) {
 		c.done <- struct{}{}
 		return
 	}
-	c.handoff(c.nextLive(nil))
+	if next := c.nextLive(nil); next != nil {
+		c.handoff(next)
+	}
+	// Else the watchdog abandoned the execution while g was leaving, and
+	// drained the others: nothing is left to wake.
 }
 
 // nextLive returns the first goroutine, in creation order, that has not
@@ -1115,7 +1139,7 @@ func (c *Controller) blockedPolling() {
 	f := &Failure{Kind: Blocked, Goroutine: g.id,
 		Message: fmt.Sprintf("goroutine %s polled outside weft's control (in %s) for %v while nothing else could run: use weft's primitives (package sim) for everything that waits",
 			g.id, g.op, c.opts.BlockTimeout)}
-	if s, ok := c.stackOf(goroutineStacks(), g); ok {
+	if s, ok := c.stackOf(c.goroutineStacks(), g); ok {
 		f.Site, f.Stack = s.user()
 	}
 	c.fail(f)
@@ -1129,19 +1153,34 @@ func (c *Controller) blockedPolling() {
 //
 //go:norace
 func (c *Controller) waiting() []Waiting {
-	stacks := goroutineStacks()
+	c.dumping.Store(true)
+	defer c.dumping.Store(false)
+	stacks := workerStacks(goroutineStacks())
 	ws := make([]Waiting, 0, c.nlive)
 	for _, h := range c.all {
 		if h.done {
 			continue
 		}
-		w := Waiting{Goroutine: h.id, Op: h.op.String(), Polling: h.stale}
-		if s, ok := c.stackOf(stacks, h); ok {
+		_, spins := h.wait.(*spinWaiter)
+		w := Waiting{Goroutine: h.id, Op: h.op.String(), Polling: h.stale || spins}
+		if s, ok := stacks[h.w.num]; ok {
 			w.Site, w.Stack = s.user()
 		}
 		ws = append(ws, w)
 	}
 	return ws
+}
+
+// goroutineStacks returns the process's goroutine stacks, for a report
+// (see goroutineStacks). With a hundred thousand goroutines that takes
+// seconds, which the watchdog must not take for a goroutine's hang (nor
+// waiting's, which reads them too).
+//
+//go:norace
+func (c *Controller) goroutineStacks() []goroutineStack {
+	c.dumping.Store(true)
+	defer c.dumping.Store(false)
+	return goroutineStacks()
 }
 
 // Fail records a failure of the execution; the first one is the Result's

@@ -125,7 +125,7 @@ var (
 	opAtomicLoad  = sched.NewAccessOp("atomic.Load", sched.Read)
 	opAtomicStore = sched.NewAccessOp("atomic.Store", sched.Write)
 	opAtomicSwap  = sched.NewAccessOp("atomic.Swap", sched.ReadWrite)
-	opAtomicCAS   = sched.NewAccessOp("atomic.CompareAndSwap", sched.ReadWrite)
+	opAtomicCAS   = sched.NewTryOp("atomic.CompareAndSwap")
 	opAtomicAdd   = sched.NewAccessOp("atomic.Add", sched.ReadWrite)
 	opSleep       = sched.NewPureOp("Sleep")
 	opNow         = sched.NewPureOp("Now")
