@@ -106,7 +106,9 @@ type Config struct {
 	// are judged in index order, as the budget's end would have them.
 	Stop <-chan struct{}
 	// Executed, if set, sees every execution the calling process runs
-	// (not those of worker processes), in the calling process.
+	// (not those of worker processes), in the calling process. The Result
+	// is valid during the call only: the memory of an execution that is
+	// not a Finding serves the next one (see sched.Result.Release).
 	Executed func(i int, r *sched.Result)
 	// Options configure every execution.
 	Options sched.Options

@@ -138,7 +138,9 @@ func TestStop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !s.Stopped || s.Executions < 51 || s.Executions > 1000 {
+	// At once: an hour would run millions; the executions in flight when
+	// Stop closes, on a loaded machine, a few thousand at most.
+	if !s.Stopped || s.Executions < 51 || s.Executions > 100_000 {
 		t.Fatalf("stopped %v after %d executions", s.Stopped, s.Executions)
 	}
 	if len(judged) != 2 || !slices.IsSorted(judged) {

@@ -42,18 +42,24 @@ import (
 // goroutine that has a thousand steps to go exceed any budget. PCT's
 // guarantee holds for the executions where no goroutine waits that long.
 func PCT(seed uint64, depth, steps int, opts ...Option) sched.Strategy {
-	o := options(opts)
+	p := &pct{}
+	p.init(seed, depth, steps, options(opts).lag)
+	return p
+}
+
+// init makes p the strategy PCT returns, in place: for p's first
+// execution or a later one (see recycler).
+func (p *pct) init(seed uint64, depth, steps int, maxLag time.Duration) {
+	*p = pct{}
 	depth = max(depth, 1)
 	steps = max(steps, 1)
-	p := &pct{}
 	p.rng = p.randIn(seed)
 	p.changes = p.changeBuf[:0]
 	for range depth - 1 {
 		p.changes = append(p.changes, 1+p.rng.IntN(steps))
 	}
 	p.clock = p.initial()
-	p.lag = lag(drawLag(p.rng, o.lag))
-	return p
+	p.lag = lag(drawLag(p.rng, maxLag))
 }
 
 // Priorities: fresh goroutines get base plus a random offset, change points
@@ -76,12 +82,8 @@ type pct struct {
 	changeBuf [4]int
 }
 
-// randIn makes p's random source, newRand's, in p itself.
-func (p *pct) randIn(seed uint64) *rand.Rand {
-	p.src.Seed(seed, seed^golden)
-	p.rand = *rand.New(&p.src)
-	return &p.rand
-}
+// randIn makes p's random source in p itself.
+func (p *pct) randIn(seed uint64) *rand.Rand { return randIn(&p.src, &p.rand, seed) }
 
 func (p *pct) initial() int64 { return base + p.rng.Int64N(1<<40) }
 

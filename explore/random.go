@@ -15,14 +15,27 @@ import (
 // uniformly. It is fair with probability one: a goroutine enabled at every
 // decision runs.
 func RandomWalk(seed uint64, opts ...Option) sched.Strategy {
-	o := options(opts)
-	rng := newRand(seed)
-	return &randomWalk{rng: rng, lag: lag(drawLag(rng, o.lag))}
+	r := &randomWalk{}
+	r.init(seed, options(opts).lag)
+	return r
 }
 
 type randomWalk struct {
 	rng *rand.Rand
 	lag lag
+
+	// What rng points to, in the strategy: one allocation instead of
+	// three per execution.
+	src  rand.PCG
+	rand rand.Rand
+}
+
+// init makes r the strategy RandomWalk returns, in place: for r's first
+// execution or a later one (see recycler).
+func (r *randomWalk) init(seed uint64, maxLag time.Duration) {
+	*r = randomWalk{}
+	r.rng = randIn(&r.src, &r.rand, seed)
+	r.lag = lag(drawLag(r.rng, maxLag))
 }
 
 func (r *randomWalk) Spawned(*sched.G) {}
@@ -115,9 +128,12 @@ func drawLag(rng *rand.Rand, max time.Duration) time.Duration {
 	return time.Duration(math.Exp(lo + rng.Float64()*(hi-lo)))
 }
 
-// newRand returns the deterministic generator of one execution.
-func newRand(seed uint64) *rand.Rand {
-	return rand.New(rand.NewPCG(seed, seed^golden))
+// randIn makes the deterministic generator of one execution in src and
+// r, which its strategy holds, and returns r.
+func randIn(src *rand.PCG, r *rand.Rand, seed uint64) *rand.Rand {
+	src.Seed(seed, seed^golden)
+	*r = *rand.New(src)
+	return r
 }
 
 // golden is 2^64 divided by the golden ratio: it spreads seeds.

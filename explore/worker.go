@@ -85,19 +85,20 @@ type ChunkResult struct {
 }
 
 // runChunk runs c's executions of body in the calling process. executed,
-// if not nil, sees each execution.
+// if not nil, sees each execution, during the call only: the Result of an
+// execution that does not end the chunk is released (sched.Result.Release).
 func runChunk(body func(), c Chunk, executed func(int, *sched.Result)) ChunkResult {
 	start := time.Now()
 	var res ChunkResult
 	est := c.Estimate
+	var strats recycler
 	for k := range c.Count {
 		if !c.Deadline.IsZero() && time.Now().After(c.Deadline) {
 			break
 		}
 		i := c.Start + k
 		seed := c.Plan.seed(i)
-		strat, _ := New(c.Plan.Strategy, seed, c.Plan.Depth, est, ExplorationLag(c.Plan.Lag))
-		r := Execute(body, strat, c.Plan.Options)
+		r := Execute(body, strats.strategy(c.Plan.Strategy, seed, c.Plan.Depth, est, c.Plan.Lag), c.Plan.Options)
 		res.Ran++
 		if res.KeptRunning == nil {
 			res.KeptRunning = r.KeptRunning
@@ -114,10 +115,12 @@ func runChunk(body func(), c Chunk, executed func(int, *sched.Result)) ChunkResu
 			res.Repeats++
 		} else if r.Failure != nil {
 			res.Failure = newFinding(c.Plan, i, est)
-			res.Failure.Result = r
+			res.Failure.Result = r // kept: never released
 			break
 		}
 		est = max(est, r.Decisions)
+		// Nothing holds r: its memory serves the next execution.
+		r.Release()
 	}
 	res.Elapsed = time.Since(start)
 	return res
@@ -135,7 +138,8 @@ func newFinding(p Plan, i, steps int) *Finding {
 // process, as the calling process's own worker does: executions still run
 // one at a time in a process (see Execute), so more of them add no
 // parallelism, only the interleaving of chunks. executed, if not nil, sees
-// each execution. Tests of the coordinator use it.
+// each execution, during the call only (see runChunk). Tests of the
+// coordinator use it.
 func InProcess(body func(), executed func(i int, r *sched.Result)) Worker {
 	return &local{body: body, executed: executed}
 }

@@ -2,18 +2,27 @@ package sched
 
 // candidates is the set of goroutines a decision may run, ordered by
 // creation: a segment tree over goroutine indices whose nodes count their
-// members and name the one of highest priority (G.SetPriority) and the one
-// that has waited longest (G.since), so that adding, removing, counting,
-// indexing and finding either cost O(log n) whatever the number of
-// goroutines. A decision never looks at every live goroutine.
+// members, so that adding, removing, counting, indexing and ranking cost
+// O(log n) whatever the number of goroutines, and two heaps over the
+// members that name the one of highest priority (G.SetPriority) and the
+// one that has waited longest (G.since), whose changes cost O(log m) in the
+// number of members (see memberHeap): often a few among thousands of
+// goroutines that wait. A decision never looks at every live goroutine.
 type candidates struct {
-	all   *[]*G   // the controller's goroutines, by index
-	size  int     // leaves: a power of two, at least len(*all)
-	cnt   []int32 // members below each node; node 1 is the root, leaves from size
-	nodes []node  // the same nodes' best members
+	all  *[]*G   // the controller's goroutines, by index
+	size int     // leaves: a power of two, at least len(*all)
+	cnt  []int32 // members below each node; node 1 is the root, leaves from size
+	top  memberHeap
+	old  memberHeap
+
+	// late is a member whose since changed and whose entry in old does
+	// not say so yet (see updateLater); nil if none.
+	late *G
 
 	smallCnt [2 * smallSize]int32 // the first tree, in the controller
-	small    [2 * smallSize]node
+	smallPos [2 * smallSize]int32 // the heaps' first positions
+	smallTop [smallSize]heapEntry
+	smallOld [smallSize]heapEntry
 
 	// Groups of waiters (group.go): their members are candidates too
 	// while the group is ready.
@@ -26,8 +35,9 @@ type candidates struct {
 	tcur   []int32  // scratch
 }
 
-// A node's best members. It keeps their keys, so that recomputing it
-// reads no goroutine (thousands of them are cold in the cache).
+// The best members of a group's trie node (group.go), or of the tree's
+// members. It keeps their keys, so that recomputing it reads no goroutine
+// (thousands of them are cold in the cache).
 type node struct {
 	top, old int32 // the index of the highest-priority member below, and of the one that has waited longest; -1 if none
 	prio     int64 // top's priority
@@ -45,9 +55,11 @@ const smallSize = 4
 func (s *candidates) init(all *[]*G) {
 	s.all = all
 	s.size = smallSize
-	s.cnt, s.nodes = s.smallCnt[:], s.small[:]
-	for i := range s.nodes {
-		s.nodes[i] = none
+	s.cnt = s.smallCnt[:]
+	s.top = memberHeap{h: s.smallTop[:0], pos: s.smallPos[:smallSize:smallSize], max: true}
+	s.old = memberHeap{h: s.smallOld[:0], pos: s.smallPos[smallSize:]}
+	for i := range s.smallPos {
+		s.smallPos[i] = -1
 	}
 }
 
@@ -62,83 +74,83 @@ func (s *candidates) grow(n int) {
 	if size == s.size {
 		return
 	}
-	cnt, nodes := make([]int32, 2*size), make([]node, 2*size)
-	for i := range nodes {
-		nodes[i] = none
-	}
+	cnt := make([]int32, 2*size)
 	// Loops, not copy: the race detector checks the runtime's copy even
 	// in a //go:norace function, and the tree is written by every
 	// goroutine of the execution, with the handoffs between them hidden.
 	for i, n := range s.cnt[s.size:] {
 		cnt[size+i] = n
 	}
-	for i, n := range s.nodes[s.size:] {
-		nodes[size+i] = n
-	}
 	from := s.levels()
-	s.size, s.cnt, s.nodes = size, cnt, nodes
+	s.size, s.cnt = size, cnt
+	s.top.grow(size)
+	s.old.grow(size)
 	s.growGroups(from, s.levels())
 	for p := size - 1; p >= 1; p-- {
 		s.cnt[p] = s.cnt[2*p] + s.cnt[2*p+1]
-		s.pull(p)
 	}
-}
-
-// pull recomputes node p's best members from its children, and reports
-// whether they changed. On equal keys the left child wins: its members
-// are the older goroutines.
-//
-//go:norace
-func (s *candidates) pull(p int) bool {
-	n := merge(s.nodes[2*p], s.nodes[2*p+1])
-	if n == s.nodes[p] {
-		return false
-	}
-	s.nodes[p] = n
-	return true
 }
 
 // set makes goroutine g a member or not.
 //
 //go:norace
 func (s *candidates) set(g *G, in bool) {
+	if s.late == g {
+		s.late = nil // its entry is written afresh
+	}
 	if g.idx >= s.size {
 		s.grow(g.idx + 1)
 	}
-	p := s.size + g.idx
 	delta := int32(-1)
 	if in {
 		delta = 1
-		s.nodes[p] = node{top: int32(g.idx), old: int32(g.idx), prio: g.prio, since: g.since}
+		s.top.add(g.idx, g.prio)
+		s.old.add(g.idx, int64(g.since))
 	} else {
-		s.nodes[p] = none
+		s.top.remove(g.idx)
+		s.old.remove(g.idx)
 	}
-	for q := p; q >= 1; q /= 2 {
+	for q := s.size + g.idx; q >= 1; q /= 2 {
 		s.cnt[q] += delta
 	}
-	s.fix(p)
 }
 
-// update recomputes the nodes above member g after its priority or since
-// changed.
+// update reorders member g after its priority or since changed.
 //
 //go:norace
 func (s *candidates) update(g *G) {
-	p := s.size + g.idx
-	s.nodes[p].prio, s.nodes[p].since = g.prio, g.since
-	s.fix(p)
+	if s.late == g {
+		s.late = nil
+	}
+	s.top.rekey(g.idx, g.prio)
+	s.old.rekey(g.idx, int64(g.since))
 }
 
-// fix recomputes the ancestors of leaf p, up to the first that does not
-// change: the nodes above it depend on nothing else that changed.
+// updateLater records that member g's since changed, and reorders it only
+// when a member's since is next needed (longest): the goroutine that a
+// decision runs has its since set then, and most often leaves the
+// candidates at its next event (it blocks, sleeps or exits) before any
+// decision asks for the longest wait, so it is reordered once, not twice.
+// Only since waits: the member counts and priorities stay exact.
 //
 //go:norace
-func (s *candidates) fix(p int) {
-	for p /= 2; p >= 1; p /= 2 {
-		if !s.pull(p) {
-			return
-		}
+func (s *candidates) updateLater(g *G) {
+	if s.late != nil && s.late != g {
+		s.update(s.late)
 	}
+	s.late = g
+}
+
+// treeBest returns the best members of the tree.
+//
+//go:norace
+func (s *candidates) treeBest() node {
+	n := none
+	var since int64
+	n.top, n.prio = s.top.best()
+	n.old, since = s.old.best()
+	n.since = int(since)
+	return n
 }
 
 //go:norace
@@ -187,7 +199,7 @@ func (s *candidates) rank(i int) int {
 //
 //go:norace
 func (s *candidates) highest() *G {
-	top := s.nodes[1].top
+	top, _ := s.top.best()
 	if len(s.active) > 0 {
 		top = s.best().top
 	}
@@ -201,7 +213,10 @@ func (s *candidates) highest() *G {
 //
 //go:norace
 func (s *candidates) longest() *G {
-	old := s.nodes[1].old
+	if s.late != nil {
+		s.update(s.late)
+	}
+	old, _ := s.old.best()
 	if len(s.active) > 0 {
 		old = s.best().old
 	}

@@ -34,8 +34,15 @@ func TestCandidatesAgainstAList(t *testing.T) {
 		case 3:
 			g.since = rng.IntN(5)
 			if in[g] {
-				s.update(g)
+				if rng.IntN(2) == 0 {
+					s.update(g)
+				} else {
+					s.updateLater(g) // written when the longest wait is asked for
+				}
 			}
+		}
+		if s.late != nil && rng.IntN(4) != 0 {
+			continue // more operations before the longest wait is asked for
 		}
 		checkCandidates(t, step, &s, all, func(h *G) bool { return in[h] })
 	}

@@ -1,9 +1,6 @@
 package sched
 
-import (
-	"container/heap"
-	"time"
-)
+import "time"
 
 // The virtual clock. Time passes as it can in Go:
 //
@@ -43,10 +40,11 @@ func (g *G) Now() time.Time {
 // A Timer is a pending event of the virtual clock.
 type Timer struct {
 	c       *Controller
+	exec    uint64 // c's execution when set: a timer of an earlier one is inert (see reuse.go)
 	when    int64
-	seq     uint64
+	seq     uint64 // its place among timers of equal deadline; a new one at every Reset
 	fire    func()
-	index   int  // in the heap; -1 when not pending
+	pending bool // in the queue, to fire
 	fired   bool // fired since it was last set
 	sleeper *G   // the goroutine sleeping on it, if any
 	gen     uint32
@@ -58,28 +56,52 @@ type Timer struct {
 // scheduler's work: it may change the state of primitives (telling the
 // controller with G.Touch) and start goroutines (with G.Spawn on the
 // timer's owner) but must not call Step. A nil fire only marks the timer
-// fired: a sleeper steps with the timer as its Waiter.
+// fired: a sleeper steps with the timer as its Waiter (see G.Sleep).
 //
 //go:norace
 func (g *G) NewTimer(d time.Duration, fire func()) *Timer {
-	c := g.c
-	c.tseq++
-	t := &Timer{c: c, when: c.now + int64(max(d, 0)), seq: c.tseq, fire: fire}
-	if c.trace != nil {
-		t.site = CallerSite(1)
-	}
-	heap.Push(&c.timers, t)
+	t := &Timer{fire: fire}
+	g.c.set(t, d)
 	return t
+}
+
+// Sleep is a scheduling point at which g waits until d has passed: a
+// timer's event, as g.Step(op, 0, g.NewTimer(d, nil)) is, on a timer of
+// g's own that costs no allocation (a goroutine sleeps on one timer at a
+// time).
+//
+//go:norace
+func (g *G) Sleep(op *Op, d time.Duration) {
+	t := &g.sleep
+	if t.pending { // cannot be: it fired before g went on
+		t = new(Timer)
+	} else {
+		*t = Timer{}
+	}
+	g.c.set(t, d)
+	g.Step(op, 0, t)
+}
+
+// set sets timer t to fire d from now.
+//
+//go:norace
+func (c *Controller) set(t *Timer, d time.Duration) {
+	c.tseq++
+	t.c, t.exec, t.when, t.seq, t.fired = c, c.seq, c.now+int64(max(d, 0)), c.tseq, false
+	if c.trace != nil {
+		t.site = CallerSite(2)
+	}
+	c.timers.push(t)
 }
 
 // Stop cancels the timer; it reports whether the timer was pending.
 //
 //go:norace
 func (t *Timer) Stop() bool {
-	if t.index < 0 {
+	if !t.pending || t.exec != t.c.seq {
 		return false
 	}
-	heap.Remove(&t.c.timers, t.index)
+	t.c.timers.drop(t)
 	return true
 }
 
@@ -88,11 +110,14 @@ func (t *Timer) Stop() bool {
 //
 //go:norace
 func (t *Timer) Reset(d time.Duration) bool {
+	if t.exec != t.c.seq {
+		return false // set in an earlier execution, over
+	}
 	was := t.Stop()
 	c := t.c
 	c.tseq++
 	t.when, t.seq, t.fired = c.now+int64(max(d, 0)), c.tseq, false
-	heap.Push(&c.timers, t)
+	c.timers.push(t)
 	return was
 }
 
@@ -112,10 +137,11 @@ func (t *Timer) Ready() bool { return t.fired }
 //
 //go:norace
 func (c *Controller) timerIn() (time.Duration, bool) {
-	if len(c.timers) == 0 {
+	t := c.timers.first()
+	if t == nil {
 		return 0, false
 	}
-	return time.Duration(c.timers[0].when - c.now), true
+	return time.Duration(t.when - c.now), true
 }
 
 // fireNext fires the earliest pending timer, moving the clock to its
@@ -124,7 +150,7 @@ func (c *Controller) timerIn() (time.Duration, bool) {
 //
 //go:norace
 func (c *Controller) fireNext() {
-	t := heap.Pop(&c.timers).(*Timer)
+	t := c.timers.pop()
 	c.now = max(c.now, t.when)
 	c.dueSince = 0
 	if c.rootDone {
@@ -142,40 +168,4 @@ func (c *Controller) fireNext() {
 	if t.fire != nil {
 		t.fire()
 	}
-}
-
-type timerHeap []*Timer
-
-//go:norace
-func (h timerHeap) Len() int { return len(h) }
-
-//go:norace
-func (h timerHeap) Less(i, j int) bool {
-	if h[i].when != h[j].when {
-		return h[i].when < h[j].when
-	}
-	return h[i].seq < h[j].seq
-}
-
-//go:norace
-func (h timerHeap) Swap(i, j int) {
-	h[i], h[j] = h[j], h[i]
-	h[i].index, h[j].index = i, j
-}
-
-//go:norace
-func (h *timerHeap) Push(x any) {
-	t := x.(*Timer)
-	t.index = len(*h)
-	*h = append(*h, t)
-}
-
-//go:norace
-func (h *timerHeap) Pop() any {
-	old := *h
-	t := old[len(old)-1]
-	old[len(old)-1] = nil
-	*h = old[:len(old)-1]
-	t.index = -1
-	return t
 }

@@ -109,7 +109,8 @@ type Options struct {
 	// goroutines at every decision: for weft's own tests.
 	Verify bool
 
-	ungrouped bool // no groups of waiters (see group.go): for tests that compare
+	ungrouped  bool // no groups of waiters (see group.go): for tests that compare
+	heapTimers bool // every timer in the heap, none in the queue of timers set in order (see timerqueue.go): for tests that compare
 }
 
 // Result is the outcome of one execution.
@@ -148,6 +149,8 @@ type Result struct {
 	// Digests holds, with Options.Digests, a digest of the values each
 	// goroutine read, by lineage.
 	Digests map[string]Digest
+
+	c *Controller // the controller it lives in, if Release may reuse it
 }
 
 // A Digest chains the values a goroutine read, in order: two runs whose
@@ -203,6 +206,9 @@ type Controller struct {
 	root       *G
 	all        []*G       // every goroutine, in creation order
 	slab       []G        // where newG takes its next goroutines from
+	slabs      [][]G      // the slabs allocated beyond slabBuf
+	spare      spares     // what an earlier execution left (see reuse.go)
+	schedMem   Schedule   // the Result's Schedule's backing array, if not schedBuf
 	allBuf     [4]*G      // all's first backing array
 	nlive      int        // goroutines not yet exited
 	outside    int        // the process's goroutines at the start that are not weft's (G.Goroutines)
@@ -224,25 +230,29 @@ type Controller struct {
 	traced     int // events traced: past MaxTrace, trace is a ring
 
 	// Waiting (wait.go).
-	watchers [][]watch  // by object: the goroutines whose Waiter depends on it
-	watchBuf [4][]watch // watchers' first backing array
-	grouped  [][]*group // by object: the groups of its waiters (group.go)
-	unowned  []watch    // Waiters that name no object: asked at every decision
-	dirty    []uint32   // objects changed since the last decision
-	woken    []*G       // goroutines woken by name since the last decision
-	wokenBuf [4]*G      // woken's first backing array
-	dirtyBuf [4]uint32  // dirty's first backing array
-	stale    []*G       // pollers that wait for a change
-	changes  uint64     // changes of the execution's state so far
-	rounds   int        // stall rounds of the pollers without a change
-	waited   time.Duration
+	watchers  [][]watch     // by object: the goroutines whose Waiter depends on it
+	watchBuf  [4][]watch    // watchers' first backing array
+	grouped   [][]*group    // by object: the groups of its waiters (group.go)
+	unowned   []watch       // Waiters that name no object: asked at every decision
+	dirty     []uint32      // objects changed since the last decision
+	woken     []*G          // goroutines woken by name since the last decision
+	wokenBuf  [4]*G         // woken's first backing array
+	dirtyBuf  [4]uint32     // dirty's first backing array
+	stale     []*G          // pollers that wait for a change
+	values    []objValue    // by object: what the controller knows of its value (spin.go)
+	spinners  []*spinWaiter // by object: the Waiter of its spinners in this round
+	spinObjs  []uint32      // the objects with spinners in this round
+	spinRound uint32        // stall rounds that released the spinners
+	changes   uint64        // changes of the execution's state so far
+	rounds    int           // stall rounds of the pollers without a change
+	waited    time.Duration
 
 	dueSince int // the step at which the earliest timer was first seen due, 0 if none is (fairness)
 
 	// The clock (clock.go).
 	epoch  time.Time
 	now    int64 // virtual nanoseconds since epoch
-	timers timerHeap
+	timers timerQueue
 	tseq   uint64
 
 	afterFires  int // timers fired since the root returned
@@ -254,6 +264,7 @@ type Controller struct {
 	cur       atomic.Pointer[G] // the goroutine holding the baton
 	progress  atomic.Uint64     // advanced at every event and handoff, for the watchdog
 	abandoned atomic.Bool       // the watchdog gave up on the execution
+	dumping   atomic.Bool       // the controller reads every goroutine's stack (goroutineStacks)
 	stuck     *G                // the goroutine the watchdog gave up on; set before abandoned
 	scan      int               // where aborting looks for the next live goroutine
 	done      chan struct{}     // sent to when the last goroutine exits (doneChans)
@@ -261,10 +272,14 @@ type Controller struct {
 
 	escMu   sync.Mutex // guards escapes: written by goroutines that are not controlled
 	escapes []*Failure
-	created uint64 // goroutines the process had created when the execution started
-	janitor uint64 // janitors started when the execution started (see worker.go)
-	metric  [1]metrics.Sample
-	workers int // workers started for the execution (see worker.go)
+	// escapedSome: goroutines escaped the execution (its Result's failure
+	// says so), and may still hold its goroutines' identities: the
+	// controller is not reused (see Result.Release).
+	escapedSome bool
+	created     uint64 // goroutines the process had created when the execution started
+	janitor     uint64 // janitors started when the execution started (see worker.go)
+	metric      [1]metrics.Sample
+	workers     int // workers started for the execution (see worker.go)
 
 	// Under the race detector (see race.go):
 	adv      *adviser            // the strategy's goroutine (see adviser.go)
@@ -342,7 +357,16 @@ type G struct {
 	pollEvent bool   // its current event is a poll
 	outside   bool   // one of them polled something outside weft
 
+	spin       spin   // the spin loop it is in, if any (spin.go)
+	seen       uint64 // the digest of the value its current event read (Observe)
+	wrote      uint64 // the digest of the value its current event left (Wrote)
+	observed   bool   // its current event read a value (Observe)
+	wroteValue bool   // its current event told the value it left (Wrote)
+	yieldEvent bool   // its current event is a yield (Yield)
+
 	grp *group // the group it waits in, if any: then cand and fresh are its
+
+	sleep Timer // the timer of its sleeps (Sleep)
 }
 
 // ID returns the goroutine's lineage: "0" is the root, "0.2" the root's
@@ -392,7 +416,10 @@ func (g *G) Obj() uint32 { return g.obj }
 // goroutine's Digest; replays compare them with the recorded run's.
 //
 //go:norace
-func (g *G) Observe(v uint64) { g.reads.Add(v) }
+func (g *G) Observe(v uint64) {
+	g.reads.Add(v)
+	g.seen, g.observed = v, true
+}
 
 // Cases returns the case indices a select is choosing among, during a call
 // to Strategy.Choose made by ChooseCase; nil otherwise.
@@ -434,24 +461,27 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 	if opts.Epoch.IsZero() {
 		opts.Epoch = time.Now()
 	}
-	obs, _ := strategy.(Observer)
-	seq := execSeq.Add(1)
-	hz, _ := strategy.(Horizon)
-	c := &Controller{
-		strat: strategy,
-		obs:   obs,
-		hz:    hz,
-		opts:  opts,
-		seq:   seq,
-		hash:  fnv.Offset,
-		epoch: opts.Epoch.Round(0), // wall clock only: virtual times carry no monotonic reading
-		done:  doneChans.Get().(chan struct{}),
-	}
+	running.Add(1) // idle workers stay (see worker.go)
+	defer running.Add(-1)
+	c := newController()
+	c.strat = strategy
+	c.obs, _ = strategy.(Observer)
+	c.hz, _ = strategy.(Horizon)
+	c.opts = opts
+	c.seq = execSeq.Add(1)
+	c.hash = fnv.Offset
+	c.epoch = opts.Epoch.Round(0) // wall clock only: virtual times carry no monotonic reading
+	c.done = doneChans.Get().(chan struct{})
 	c.all = c.allBuf[:0]
+	if c.spare.all != nil {
+		c.all = c.spare.all
+	}
 	c.slab = c.slabBuf[:]
+	c.slabs = c.spare.slabs[:0]
 	c.watchers = c.watchBuf[:0]
 	c.woken, c.dirty = c.wokenBuf[:0], c.dirtyBuf[:0]
 	c.cands.init(&c.all)
+	c.timers.heapOnly = opts.heapTimers
 	if opts.Trace {
 		c.trace = make([]tracePoint, 0, 256)
 	}
@@ -475,14 +505,24 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 	if blocked != nil {
 		return blocked
 	}
-	return c.result()
+	r := c.result()
+	if !race.Enabled && !c.escapedSome {
+		r.c = c // no goroutine of the execution is left: it may be reused
+	}
+	return r
 }
 
 //go:norace
 func (c *Controller) newG(parent *G) *G {
 	if len(c.slab) == 0 {
-		// Goroutines are allocated in slabs that double, up to 256.
-		c.slab = make([]G, min(max(4, len(c.all)), 256))
+		// Goroutines are allocated in slabs that double, up to 256; a
+		// reused controller's come first (see spares).
+		if k := len(c.slabs); k < len(c.spare.slabs) {
+			c.slab = c.spare.slabs[k]
+		} else {
+			c.slab = make([]G, min(max(4, len(c.all)), 256))
+		}
+		c.slabs = append(c.slabs, c.slab)
 	}
 	g := &c.slab[0]
 	c.slab = c.slab[1:]
@@ -700,6 +740,11 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, poll pollKind) {
 		}
 	}
 	g.op, g.obj, g.wait, g.yield = op, obj, w, poll != noPoll
+	g.yieldEvent = poll == pollInside && obj == 0
+	if w == nil && g.spinning() && c.spinsAt(g, op, obj) {
+		// It waits for its object to change, not for any change.
+		g.obj, g.wait, g.stale = g.spin.obj, c.spinWait(g), false
+	}
 	c.pollRead(g, op, obj)
 	if poll != noPoll {
 		c.poll(g, poll == pollOutside)
@@ -774,7 +819,12 @@ func (c *Controller) run(next *G) {
 //go:norace
 func (c *Controller) served(g *G) {
 	g.since = c.steps
-	c.rekey(g)
+	switch {
+	case g.grp != nil:
+		c.cands.updateMember(g.grp, g)
+	case g.fresh:
+		c.cands.updateLater(g)
+	}
 }
 
 // rekey updates the candidates after g's priority or since changed.
@@ -931,7 +981,11 @@ func (c *Controller) leave(g *G, keep bool) {
 		c.done <- struct{}{}
 		return
 	}
-	c.handoff(c.nextLive(nil))
+	if next := c.nextLive(nil); next != nil {
+		c.handoff(next)
+	}
+	// Else the watchdog abandoned the execution while g was leaving, and
+	// drained the others: nothing is left to wake.
 }
 
 // nextLive returns the first goroutine, in creation order, that has not
@@ -1085,7 +1139,7 @@ func (c *Controller) blockedPolling() {
 	f := &Failure{Kind: Blocked, Goroutine: g.id,
 		Message: fmt.Sprintf("goroutine %s polled outside weft's control (in %s) for %v while nothing else could run: use weft's primitives (package sim) for everything that waits",
 			g.id, g.op, c.opts.BlockTimeout)}
-	if s, ok := c.stackOf(goroutineStacks(), g); ok {
+	if s, ok := c.stackOf(c.goroutineStacks(), g); ok {
 		f.Site, f.Stack = s.user()
 	}
 	c.fail(f)
@@ -1099,19 +1153,34 @@ func (c *Controller) blockedPolling() {
 //
 //go:norace
 func (c *Controller) waiting() []Waiting {
-	stacks := goroutineStacks()
+	c.dumping.Store(true)
+	defer c.dumping.Store(false)
+	stacks := workerStacks(goroutineStacks())
 	ws := make([]Waiting, 0, c.nlive)
 	for _, h := range c.all {
 		if h.done {
 			continue
 		}
-		w := Waiting{Goroutine: h.id, Op: h.op.String(), Polling: h.stale}
-		if s, ok := c.stackOf(stacks, h); ok {
+		_, spins := h.wait.(*spinWaiter)
+		w := Waiting{Goroutine: h.id, Op: h.op.String(), Polling: h.stale || spins}
+		if s, ok := stacks[h.w.num]; ok {
 			w.Site, w.Stack = s.user()
 		}
 		ws = append(ws, w)
 	}
 	return ws
+}
+
+// goroutineStacks returns the process's goroutine stacks, for a report
+// (see goroutineStacks). With a hundred thousand goroutines that takes
+// seconds, which the watchdog must not take for a goroutine's hang (nor
+// waiting's, which reads them too).
+//
+//go:norace
+func (c *Controller) goroutineStacks() []goroutineStack {
+	c.dumping.Store(true)
+	defer c.dumping.Store(false)
+	return goroutineStacks()
 }
 
 // Fail records a failure of the execution; the first one is the Result's
@@ -1146,8 +1215,16 @@ func (c *Controller) schedule() Schedule {
 		return nil
 	}
 	s := Schedule(c.schedBuf[:0])
-	if c.choices.len() > len(c.schedBuf) {
-		s = make(Schedule, 0, c.choices.len())
+	switch n := c.choices.len(); {
+	case n <= len(c.schedBuf):
+	case n <= cap(c.spare.schedule):
+		s = c.spare.schedule
+		c.schedMem = s
+	default:
+		// Room to grow, for a Schedule a reused controller keeps: the
+		// next executions take it (see spares).
+		s = make(Schedule, 0, n+max(min(n/2, spareChoices-n), 0))
+		c.schedMem = s
 	}
 	names := opNames()
 	c.choices.each(func(x *choice) {
@@ -1166,28 +1243,42 @@ func (c *Controller) schedule() Schedule {
 
 // chunks is an append-only list that never copies what it holds: the
 // choices of a long execution would otherwise be copied at every growth.
-// Its chunks double up to maxChunk, so that a short list costs little.
+// Its chunks double up to maxChunk, so that a short list costs little; a
+// list emptied for reuse (reset) keeps its chunks, and fills them again
+// before it allocates.
 type chunks[T any] struct {
-	full  [][]T
-	last  []T
-	n     int
-	first [8]T // the first chunk, in the list
+	list    [][]T // the chunks, in order; past used, empty ones kept by reset
+	used    int   // chunks in use: the last of them is being filled
+	n       int
+	first   [8]T   // the first chunk, in the list
+	listBuf [4][]T // list's first backing array
 }
 
 const maxChunk = 256
 
 //go:norace
 func (l *chunks[T]) add(x T) {
-	if len(l.last) == cap(l.last) {
-		if l.last == nil {
-			l.last = l.first[:0]
-		} else {
-			l.full = append(l.full, l.last)
-			l.last = make([]T, 0, min(2*cap(l.last), maxChunk))
-		}
+	if l.used == 0 || len(l.list[l.used-1]) == cap(l.list[l.used-1]) {
+		l.grow()
 	}
-	l.last = append(l.last, x)
+	k := l.used - 1
+	l.list[k] = append(l.list[k], x)
 	l.n++
+}
+
+// grow starts the next chunk: one kept by reset, or a new one.
+//
+//go:norace
+func (l *chunks[T]) grow() {
+	switch {
+	case l.used < len(l.list):
+		l.list[l.used] = l.list[l.used][:0]
+	case l.used == 0:
+		l.list = append(l.listBuf[:0], l.first[:0])
+	default:
+		l.list = append(l.list, make([]T, 0, min(2*cap(l.list[l.used-1]), maxChunk)))
+	}
+	l.used++
 }
 
 //go:norace
@@ -1195,14 +1286,28 @@ func (l *chunks[T]) len() int { return l.n }
 
 //go:norace
 func (l *chunks[T]) each(f func(*T)) {
-	for _, c := range l.full {
+	for _, c := range l.list[:l.used] {
 		for i := range c {
 			f(&c[i])
 		}
 	}
-	for i := range l.last {
-		f(&l.last[i])
+}
+
+// reset empties the list, keeping its chunks up to about max elements for
+// what is added next. Its elements are not cleared: for pointer-free T.
+//
+//go:norace
+func (l *chunks[T]) reset(max int) {
+	n, keep := 0, 0
+	for _, c := range l.list {
+		if n += cap(c); n > max {
+			break
+		}
+		keep++
 	}
+	clear(l.list[keep:])
+	l.list = l.list[:keep]
+	l.used, l.n = 0, 0
 }
 
 //go:norace
@@ -1231,6 +1336,7 @@ func (c *Controller) result() *Result {
 		escapes = append(escapes, esc)
 	}
 	if len(escapes) > 0 {
+		c.escapedSome = true
 		// An escaped goroutine carries the labels of the worker it was
 		// started from: no other goroutine may run on it.
 		retireIdle()

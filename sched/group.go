@@ -13,8 +13,9 @@ package sched
 // of every ready group. A group keeps its members in a binary trie over
 // goroutine indices, aligned with the segment tree (its root covers the
 // same indices as the tree's, a node at depth d the same as the tree's
-// node at depth d), whose nodes count their members and name the best
-// ones, as the tree's do; counting, indexing and ranking the candidates
+// node at depth d), whose nodes count their members, as the tree's do, and
+// name the best ones (those of the tree's members come from its heaps,
+// memberHeap); counting, indexing and ranking the candidates
 // descend the tree and the tries of the ready groups together, so that
 // the candidates are ordered by creation as before and every strategy
 // decides as it did.
@@ -85,8 +86,7 @@ func (s *candidates) dropGroup(gr *group) {
 	s.groups = s.groups[:last]
 }
 
-// tpull recomputes trie node t's best members from its children, as pull
-// does for the tree's.
+// tpull recomputes trie node t's best members from its children.
 //
 //go:norace
 func (s *candidates) tpull(t int32) {
@@ -366,7 +366,7 @@ func (s *candidates) groupRank(i int) int {
 //
 //go:norace
 func (s *candidates) best() node {
-	n := s.nodes[1]
+	n := s.treeBest()
 	for _, gr := range s.active {
 		n = mergeAny(n, s.tn[gr.root].best)
 	}

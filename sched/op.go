@@ -14,6 +14,7 @@ type Op struct {
 	id     uint32 // index in ops
 	access Access
 	pure   bool // changes nothing a goroutine could observe: reads, Now, Sleep, Yield
+	try    bool // writes only if its object holds an expected value (NewTryOp)
 }
 
 // An Access says how an operation touches its object, in the event model
@@ -64,6 +65,17 @@ func NewAccessOp(name string, a Access) *Op { return newOp(name, a, a == Read) }
 // pollers do not look again after one. Declaring an operation that changes
 // state pure would let a poller miss the change: when in doubt, NewOp.
 func NewPureOp(name string) *Op { return newOp(name, NoAccess, true) }
+
+// NewTryOp declares an operation kind that reads its object and writes it
+// only if it holds an expected value, as CompareAndSwap does. A goroutine
+// that spins on the object (see spin.go) waits at such an operation, as at
+// a yield, until the object holds another value than the one it saw: the
+// operation would fail again.
+func NewTryOp(name string) *Op {
+	o := newOp(name, ReadWrite, false)
+	o.try = true
+	return o
+}
 
 func newOp(name string, a Access, pure bool) *Op {
 	h := fnv.New64a()

@@ -116,6 +116,22 @@ func (c *Controller) stackOf(stacks []goroutineStack, g *G) (goroutineStack, boo
 	return goroutineStack{}, false
 }
 
+// workerStacks indexes the stacks of weft's workers by their weft.w label,
+// for a lookup per goroutine where stackOf would search them all.
+func workerStacks(stacks []goroutineStack) map[string]goroutineStack {
+	m := make(map[string]goroutineStack, len(stacks))
+	for _, s := range stacks {
+		if s.worker() {
+			if num := first(s.labels["weft.w"]); num != "" {
+				if _, dup := m[num]; !dup {
+					m[num] = s
+				}
+			}
+		}
+	}
+	return m
+}
+
 // waitingIn names the innermost function outside the runtime the goroutine
 // waits in, such as sync.(*Mutex).Lock.
 func (s goroutineStack) waitingIn() string {

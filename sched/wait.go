@@ -2,6 +2,7 @@ package sched
 
 import (
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -58,6 +59,7 @@ func (w watch) valid() bool { return !w.g.done && w.g.wgen == w.gen && w.g.wait 
 func (g *G) Touch(obj uint32) {
 	if obj != 0 {
 		g.c.dirty = append(g.c.dirty, obj)
+		g.c.setValue(obj, 0, false)
 	}
 }
 
@@ -424,7 +426,9 @@ func (c *Controller) progressed() {
 //
 //go:norace
 func (c *Controller) account(g *G) {
-	if !g.pollEvent && g.op != nil && !g.op.pure {
+	progress := !g.pollEvent && g.op != nil && !g.op.pure
+	c.accountSpin(g, progress)
+	if progress {
 		g.polls, g.outside = 0, false
 		c.progressed()
 		if g.obj != 0 {
@@ -458,7 +462,7 @@ func (c *Controller) pollRead(g *G, op *Op, obj uint32) {
 //
 //go:norace
 func (c *Controller) makeStale(g *G) {
-	if g.polls >= 2 && g.pollMark == c.changes && !g.stale {
+	if g.polls >= 2 && g.pollMark == c.changes && !g.stale && !g.spinWaits() {
 		g.stale = true
 		c.stale = append(c.stale, g)
 		c.setFresh(g, false)
@@ -493,7 +497,9 @@ const (
 //
 //go:norace
 func (c *Controller) unstall() bool {
-	if len(c.stale) == 0 {
+	c.stale = slices.DeleteFunc(c.stale, func(g *G) bool { return !g.stale })
+	spinners := c.anySpinner()
+	if len(c.stale) == 0 && !spinners {
 		return false
 	}
 	outside := false
@@ -513,6 +519,9 @@ func (c *Controller) unstall() bool {
 	}
 	if c.rounds < clockRounds {
 		c.now += int64(roundNudge) << c.rounds
+	}
+	if spinners {
+		c.releaseSpinners()
 	}
 	c.rounds++
 	c.changed()

@@ -76,7 +76,7 @@ func (c *Controller) watch() *Result {
 		now := time.Now()
 		passed := min(now.Sub(tick), 2*interval)
 		tick = now
-		if p := c.progress.Load(); p != last {
+		if p := c.progress.Load(); p != last || c.dumping.Load() {
 			last, still, blocked = p, 0, 0
 			continue
 		}

@@ -26,10 +26,14 @@ import (
 // the race detector would see the program order of a reused goroutine as
 // synchronization between the controlled goroutines it ran.
 //
-// Idle workers are not goroutines of any test: they end once the pool has
-// not been used for idleLinger, so that a leak checker run after the tests
+// Idle workers are not goroutines of any test: they end once no execution
+// has run for idleLinger, so that a leak checker run after the tests
 // (goleak) finds none, and at once when an execution reports an escaped
-// goroutine, which may carry one of their label sets.
+// goroutine, which may carry one of their label sets. While an execution
+// runs they stay, however long it takes: an execution of thousands of
+// goroutines that starts them all, then ends them all, takes none from the
+// pool for longer than that on a loaded machine, and the next one would
+// start them all again.
 
 // A worker is a goroutine that runs controlled goroutines in turn.
 type worker struct {
@@ -61,12 +65,23 @@ const (
 // used under it but to count).
 var idle struct {
 	sync.Mutex
-	ws      []*worker // a stack: the most recently parked last
-	used    bool      // the pool was used since the janitor last looked
-	janitor bool      // the janitor runs
+	ws      []idleWorker // a stack: the most recently parked last
+	used    bool         // the pool was used since the janitor last looked
+	janitor bool         // the janitor runs
+}
+
+// An idleWorker is a worker in the idle pool, with the test label it
+// carries: looking for a worker of the test reads the pool's array alone,
+// not thousands of cold workers.
+type idleWorker struct {
+	w    *worker
+	test string
 }
 
 var workerSeq atomic.Uint64
+
+// running counts the executions under way in the process (Run).
+var running atomic.Int64
 
 // janitors counts the janitors started: goroutines that an execution
 // starts and that are not its workers (see Controller.findEscapes).
@@ -119,14 +134,14 @@ func takeIdle(test string) *worker {
 	idle.used = true
 	pick := n - 1
 	for i := n - 1; i >= max(0, n-matchDepth); i-- {
-		if w := idle.ws[i]; w.test == test {
+		if idle.ws[i].test == test {
 			pick = i
 			break
 		}
 	}
-	w := idle.ws[pick]
+	w := idle.ws[pick].w
 	idle.ws[pick] = idle.ws[n-1]
-	idle.ws[n-1] = nil
+	idle.ws[n-1] = idleWorker{}
 	idle.ws = idle.ws[:n-1]
 	return w
 }
@@ -140,7 +155,7 @@ func park(w *worker) bool {
 	if len(idle.ws) >= maxIdle {
 		return false
 	}
-	idle.ws = append(idle.ws, w)
+	idle.ws = append(idle.ws, idleWorker{w, w.test})
 	if !idle.janitor {
 		idle.janitor = true
 		janitors.Add(1)
@@ -150,14 +165,14 @@ func park(w *worker) bool {
 	return true
 }
 
-// janitor ends the idle workers once the pool has not been used for
-// idleLinger, then ends itself.
+// janitor ends the idle workers once the pool has not been used, and no
+// execution has run, for idleLinger; then it ends itself.
 func janitor() {
 	defer helpers.Add(-1)
 	for {
 		time.Sleep(idleLinger)
 		idle.Lock()
-		if idle.used {
+		if idle.used || running.Load() > 0 {
 			idle.used = false
 			idle.Unlock()
 			continue
@@ -178,9 +193,9 @@ func retireIdle() {
 	ws := idle.ws
 	idle.ws = nil
 	idle.Unlock()
-	for _, w := range ws {
-		w.g = nil
-		w.wake <- struct{}{}
+	for _, x := range ws {
+		x.w.g = nil
+		x.w.wake <- struct{}{}
 	}
 }
 

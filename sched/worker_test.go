@@ -51,6 +51,47 @@ func TestWorkersAreReused(t *testing.T) {
 	}
 }
 
+// Idle workers stay while an execution runs, however long nothing takes
+// them from the pool: the goroutines an execution starts after a pause
+// (here, longer than workers may linger) run on the workers of those that
+// ended before it.
+func TestIdleWorkersStayDuringAnExecution(t *testing.T) {
+	if race.Enabled {
+		t.Skip("under the race detector every controlled goroutine has a worker of its own")
+	}
+	const n = 50
+	var during uint64
+	r := sched.Run(func() {
+		alone := sim.NumGoroutine()
+		together(n)
+		for sim.NumGoroutine() > alone { // until they have all exited
+			sim.Yield()
+		}
+		before := created()
+		time.Sleep(300 * time.Millisecond) // real time: six times what idle workers linger
+		together(n)
+		during = created() - before
+	}, explore.RandomWalk(1), sched.Options{BlockTimeout: 10 * time.Second})
+	if r.Failure != nil {
+		t.Fatal(r.Failure.Summary())
+	}
+	if during > n/5 {
+		t.Errorf("%d goroutines started after the pause created %d goroutines: the workers of the %d before it ended during the execution", n, during, n)
+	}
+}
+
+// together runs n goroutines that are all live at once: each waits until
+// all have started.
+func together(n int) {
+	start := sim.NewChan[struct{}](0)
+	var wg sim.WaitGroup
+	for range n {
+		wg.Go(func() { start.Recv() })
+	}
+	start.Close()
+	wg.Wait()
+}
+
 // Idle workers end once no execution has used them for a while, so that a
 // leak checker run after the tests finds none of them.
 func TestIdleWorkersEnd(t *testing.T) {

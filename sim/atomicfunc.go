@@ -701,6 +701,7 @@ func addrStore[T any](p unsafe.Pointer, v T, store func(T)) {
 	if g != nil {
 		g.Step(opAtomicStore, addrObject(g, p), nil)
 		store(v)
+		g.Wrote(digest(&v))
 		return
 	}
 	if t != nil {
@@ -716,8 +717,9 @@ func addrRMW[R any](p unsafe.Pointer, op *sched.Op, f func() (R, uint64, uint64)
 	g, t := lookup()
 	if g != nil {
 		g.Step(op, addrObject(g, p), nil)
-		res, read, _ := f()
+		res, read, left := f()
 		g.Observe(read)
+		g.Wrote(left)
 		pollIfFailed(g, op, res)
 		return res
 	}

@@ -10,13 +10,13 @@ import (
 )
 
 // object is the per-execution identity every primitive's state embeds:
-// under control, its controller and number; recording, its run and
+// under control, its execution and number; recording, its run and
 // location.
 type object struct {
-	c   *sched.Controller
-	id  uint32
-	run *record.Session
-	loc *record.Loc
+	exec uint64 // the execution (sched.Controller.Execution)
+	id   uint32
+	run  *record.Session
+	loc  *record.Loc
 }
 
 func (o *object) obj() *object { return o }
@@ -43,11 +43,11 @@ func newState[S any, P interface {
 	*S
 	obj() *object
 }](slot *P, g *sched.G) (P, bool) {
-	if s := *slot; s != nil && s.obj().c == g.Controller() {
+	if s := *slot; s != nil && s.obj().exec == g.Controller().Execution() {
 		return s, false
 	}
 	s := P(new(S))
-	*s.obj() = object{c: g.Controller(), id: g.NewObject()}
+	*s.obj() = object{exec: g.Controller().Execution(), id: g.NewObject()}
 	*slot = s
 	return s, true
 }
@@ -132,7 +132,7 @@ var (
 	opAtomicLoad  = sched.NewAccessOp("atomic.Load", sched.Read)
 	opAtomicStore = sched.NewAccessOp("atomic.Store", sched.Write)
 	opAtomicSwap  = sched.NewAccessOp("atomic.Swap", sched.ReadWrite)
-	opAtomicCAS   = sched.NewAccessOp("atomic.CompareAndSwap", sched.ReadWrite)
+	opAtomicCAS   = sched.NewTryOp("atomic.CompareAndSwap")
 	opAtomicAdd   = sched.NewAccessOp("atomic.Add", sched.ReadWrite)
 	opSleep       = sched.NewPureOp("Sleep")
 	opNow         = sched.NewPureOp("Now")

@@ -238,6 +238,7 @@ func atomicStore[T any](st **varState, v T, store func(T)) {
 	if g := claim(who); g != nil {
 		g.Step(opAtomicStore, stateOf(st, g).id, nil)
 		store(v)
+		g.Wrote(digest(&v))
 		return
 	}
 	store(v)
@@ -269,8 +270,9 @@ func atomicRMW[R any](st **varState, op *sched.Op, f func() (R, uint64, uint64))
 	}
 	if g := claim(who); g != nil {
 		g.Step(op, stateOf(st, g).id, nil)
-		res, read, _ := f()
+		res, read, left := f()
 		g.Observe(read)
+		g.Wrote(left)
 		pollIfFailed(g, op, res)
 		return res
 	}

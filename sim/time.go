@@ -27,7 +27,7 @@ func Sleep(d time.Duration) {
 			g.Step(opSleep, 0, nil)
 			return
 		}
-		g.Step(opSleep, 0, g.NewTimer(d, nil))
+		g.Sleep(opSleep, d)
 		return
 	}
 	if t != nil {

@@ -120,4 +120,5 @@ func (x *Var[T]) storeSlow(v T) {
 func (x *Var[T]) storeControlled(g *sched.G, v T) {
 	g.Step(opStore, stateOf(&x.st, g).id, nil)
 	x.v = v
+	g.Wrote(digest(&v))
 }

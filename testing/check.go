@@ -192,7 +192,12 @@ func exploreTest(t *testing.T, body func(*T), cfg *config) {
 	for _, s := range fs.reports {
 		s.report(t)
 	}
-	logOutcome(t, cfg, x, elapsed, fs.failures.Load())
+	for _, n := range fs.notes {
+		t.Log(n)
+	}
+	if len(fs.notes) == 0 {
+		logOutcome(t, cfg, x, elapsed, fs.failures.Load())
+	}
 	if !cfg.explore {
 		return
 	}
@@ -248,15 +253,25 @@ type findings struct {
 	mu       sync.Mutex
 	rec      jsonreport.Test // the JSON report, its failures added as they are saved
 	reports  []saved
+	notes    []string // failures a fresh process did not reproduce
 }
 
-// found saves a judged failure and adds it to the reports.
+// found saves a judged failure and adds it to the reports, unless a fresh
+// process does not reproduce it (see confirmFresh): then it adds a note.
 func (fs *findings) found(f *Finding) {
+	s := save(f, fs.cfg)
+	if s.path != "" && f.Found != nil && f.Found.Iteration > 0 && !confirming() &&
+		confirmFresh(f.Entry.Test, s.path) == refuted {
+		s.remove()
+		fs.mu.Lock()
+		defer fs.mu.Unlock()
+		fs.notes = append(fs.notes, refutedNote(f, s.path))
+		return
+	}
 	fs.failures.Add(1)
 	if profiling() && f.Final != nil {
 		profileBuilder().AddPreemptions(fs.cfg.name, f.Final)
 	}
-	s := save(f, fs.cfg)
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	addFailure(&fs.rec, f, fs.cfg, s.path, s.page)
@@ -352,6 +367,16 @@ func save(f *Finding, cfg *config) saved {
 	}
 	s.text = strings.TrimRight(s.text, "\n")
 	return s
+}
+
+// remove removes the saved entry and its timeline.
+func (s saved) remove() {
+	for _, p := range []string{s.path, s.page} {
+		if p != "" {
+			os.Remove(p)
+		}
+	}
+	os.Remove(filepath.Dir(s.path)) // the test's corpus directory, if now empty
 }
 
 // report fails the test with the report of a saved Finding, after what its

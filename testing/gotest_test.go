@@ -114,6 +114,18 @@ func TestGoTest(t *testing.T) {
 		}
 	})
 
+	t.Run("rerun", func(t *testing.T) {
+		// A failure that comes from what the first execution left in a
+		// package variable: a fresh process, as go test, passes.
+		ok, out := goTest(t, dir, "./rerun", "-v")
+		if !ok || !strings.Contains(out, "weft: execution 2 failed") || !strings.Contains(out, "passes when a fresh process follows its schedule") {
+			t.Fatalf("go test:\n%s", out)
+		}
+		if entries, _ := os.ReadDir(filepath.Join(dir, "rerun", "testdata", "weft", "TestClosesPool")); len(entries) > 0 {
+			t.Fatalf("a failure a fresh process does not reproduce was saved: %v", entries)
+		}
+	})
+
 	t.Run("found", func(t *testing.T) {
 		// The same execution is found, whatever the workers.
 		var first string

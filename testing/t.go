@@ -70,8 +70,16 @@ type selection struct {
 }
 
 func newT(name string, sel selection) *T {
-	out := &output{}
-	return &T{name: name, path: sel.container, out: out, x: &execution{helpers: map[string]bool{}, sel: sel, root: out}}
+	// One allocation for the three: an exploration makes one T for each
+	// of its executions.
+	n := &struct {
+		t   T
+		out output
+		x   execution
+	}{}
+	n.x.sel, n.x.root = sel, &n.out
+	n.t.name, n.t.path, n.t.out, n.t.x = name, sel.container, &n.out, &n.x
+	return &n.t
 }
 
 // Name returns the test's name; in a subtest, with the subtest's.
@@ -146,6 +154,9 @@ func (t *T) markHelper(skip int) {
 	pc, _, _, ok := runtime.Caller(skip)
 	if ok {
 		t.x.mu.Lock()
+		if t.x.helpers == nil {
+			t.x.helpers = map[string]bool{}
+		}
 		t.x.helpers[runtime.FuncForPC(pc).Name()] = true
 		t.x.mu.Unlock()
 	}

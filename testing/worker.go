@@ -96,7 +96,7 @@ func spawner(t *testing.T, index int, cfg *config) func(bool) (explore.Worker, e
 		panic(err) // strings and an int
 	}
 	exe, exeErr := os.Executable()
-	args := workerArgs(t.Name(), string(setup))
+	args := childArgs(t.Name(), "-explore.worker="+string(setup))
 	// A worker answers at least every second; one that does not for longer
 	// than the watchdog of its executions allows is hung.
 	hang := cfg.blockTimeout + sched.HangSlack + 10*time.Second
@@ -114,8 +114,8 @@ func spawner(t *testing.T, index int, cfg *config) func(bool) (explore.Worker, e
 	}
 }
 
-// workerFlags are the test binary's flags a worker process does not
-// inherit: those that select other tests, repeat them, bound them in time,
+// workerFlags are the test binary's flags a worker process (or a fresh
+// process that confirms a failure) does not inherit: those that select other tests, repeat them, bound them in time,
 // print them, or write files the test process writes.
 var workerFlags = map[string]bool{
 	"test.run": true, "test.skip": true, "test.count": true, "test.timeout": true, "test.v": true,
@@ -124,9 +124,10 @@ var workerFlags = map[string]bool{
 	"test.trace": true, "test.coverprofile": true, "test.testlogfile": true, "explore.worker": true,
 }
 
-// workerArgs is the command line of a worker process of test: the test
-// process's own, but for workerFlags, then the worker's.
-func workerArgs(test, setup string) []string {
+// childArgs is the command line of a process of the test binary that runs
+// test alone (a worker process, a fresh process that confirms a failure):
+// the test process's own, but for workerFlags, then extra.
+func childArgs(test string, extra ...string) []string {
 	var kept []string
 	given := os.Args[1:]
 	flags := given[:len(given)-len(flag.Args())]
@@ -153,7 +154,8 @@ func workerArgs(test, setup string) []string {
 	for _, elem := range strings.Split(test, "/") {
 		run = append(run, "^"+regexp.QuoteMeta(elem)+"$")
 	}
-	kept = append(kept, "-test.run="+strings.Join(run, "/"), "-test.count=1", "-test.timeout=0", "-explore.worker="+setup)
+	kept = append(kept, "-test.run="+strings.Join(run, "/"), "-test.count=1", "-test.timeout=0")
+	kept = append(kept, extra...)
 	if rest := flag.Args(); len(rest) > 0 {
 		kept = append(append(kept, "--"), rest...)
 	}

@@ -54,9 +54,10 @@
 // the sim operations and steps aside under the controller. FailureRate
 // measures the rate; TestFailureRates reports plain and recorded rates,
 // their runs interleaved, and each recorder's ratio to plain (a recorder
-// whose runs fail less often hides the bug it is there to catch):
+// whose runs fail less often hides the bug it is there to catch) and to a
+// recorder that records nothing (the framework alone):
 //
-//	go test -run FailureRates -rates 2000 -v ./internal/workload
+//	go test -run FailureRates -v ./internal/workload -rates 2000
 //
 // # Benchmarks
 //

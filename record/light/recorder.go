@@ -123,6 +123,14 @@ const (
 	lightMinCopy       = 3 // a copy of fewer entries costs more than they
 )
 
+// NewThread sizes a goroutine's counters of the goroutines it names (see
+// tagRead) for lightSiblings more than its index, at most
+// lightMaxSiblings: a goroutine mostly names those started near it.
+const (
+	lightSiblings    = 4
+	lightMaxSiblings = 64
+)
+
 const (
 	lightStripes = 1 << 10
 	lightBusy    = 1 << 62 // Word bit: a write is in progress
@@ -138,6 +146,8 @@ const (
 
 type light struct {
 	stripes [lightStripes]sync.Mutex
+	// lastLoc is the id of the run's newest location (see NewThread).
+	lastLoc atomic.Uint32
 }
 
 // lightLoc is Light's state of a location.
@@ -168,21 +178,28 @@ type lightThread struct {
 	held []*record.Loc        // mutexes held
 	locs table.Table[lightTL] // per location
 	skip bool                 // the pending write is a guarded one
-	// parent names the operation that started the goroutine, logged
-	// with its first access (tagStart), 0 once logged.
-	parent uint64
+	// start holds the arguments of the goroutine's tagStart entry,
+	// logged with its first access; pending says it is not logged yet.
+	start   [2]uint64
+	pending bool
 	// The coding state of the stream (see tagRead): the counter
 	// last named of each goroutine, by index, and the last location.
 	prevN   []uint64
 	prevLoc uint32
-	// dict holds the stream's last ndict distinct entries, most
-	// recently used first (see tagRepeat).
+	// dict holds the stream's last ndict distinct entries (see
+	// tagRepeat), in slots; order lists the slots, most recently used
+	// first.
 	dict  [dictSize]lightEntry
+	dh    [dictSize]uint64 // the entries' hashes, by slot, to scan
+	order [dictSize]uint8
 	ndict int
-	// hist holds the last entries as logged, the last ml of them
-	// pending: they repeat the entries md before them (see
-	// tagCopy); lastN is the counter of the last one.
-	hist   []lightRaw
+	// hist holds the last copyWindow entries as logged, a ring (see
+	// back), nhist how many were logged; the last ml of them are
+	// pending: they repeat the entries md before them (see tagCopy).
+	// lastN is the counter of the last one.
+	hist   *[copyWindow]lightRaw
+	hh     [copyWindow]uint64 // hist's keys (rawKey), to scan
+	nhist  int
 	md, ml int
 	lastN  uint64
 }
@@ -194,66 +211,95 @@ type lightRaw struct {
 	n  uint64
 }
 
-// lightEntry is a coded entry, but for its counter.
+// lightEntry is a coded entry, but for its counter. h hashes the others:
+// comparisons look at it first.
 type lightEntry struct {
+	h    uint64
 	tag  uint8
 	argc uint8
 	args [4]uint64
 }
 
+// newLightEntry returns the entry of tag and args, hashed.
+func newLightEntry(tag uint8, args []uint64) lightEntry {
+	e := lightEntry{tag: tag, argc: uint8(len(args))}
+	copy(e.args[:], args)
+	e.h = uint64(tag)<<8 | uint64(e.argc)
+	for _, a := range e.args {
+		e.h = (e.h ^ a) * 0x9e3779b97f4a7c15
+	}
+	return e
+}
+
 // put logs an entry of t's stream, as a repeat of one of the last
 // distinct ones if it is one of them (see tagRepeat).
 func (ts *lightThread) put(t *record.Thread, tag uint8, n uint64, args ...uint64) {
-	e := lightEntry{tag: tag, argc: uint8(len(args))}
-	copy(e.args[:], args)
-	for j := range ts.ndict {
-		if ts.dict[j] == e {
-			copy(ts.dict[1:j+1], ts.dict[:j])
-			ts.dict[0] = e
-			ts.raw(t, lightEntry{tag: tagRepeat + uint8(j)}, n)
+	e := newLightEntry(tag, args)
+	for j, slot := range ts.order[:ts.ndict] {
+		if ts.dh[slot] == e.h && ts.dict[slot] == e {
+			copy(ts.order[1:j+1], ts.order[:j])
+			ts.order[0] = slot
+			r := newLightEntry(tagRepeat+uint8(j), nil)
+			ts.raw(t, &r, n)
 			return
 		}
 	}
+	// A new entry takes a free slot, or the least recently used one.
+	slot := uint8(ts.ndict)
 	if ts.ndict < dictSize {
 		ts.ndict++
+	} else {
+		slot = ts.order[dictSize-1]
 	}
-	copy(ts.dict[1:ts.ndict], ts.dict[:ts.ndict-1])
-	ts.dict[0] = e
-	ts.raw(t, e, n)
+	copy(ts.order[1:ts.ndict], ts.order[:ts.ndict-1])
+	ts.order[0] = slot
+	ts.dict[slot], ts.dh[slot] = e, e.h
+	ts.raw(t, &e, n)
 }
 
 // raw logs entry e at counter n, as part of a copy if it repeats the
 // window's entries (see tagCopy).
-func (ts *lightThread) raw(t *record.Thread, e lightEntry, n uint64) {
-	r := lightRaw{e: e, dn: n - ts.lastN, n: n}
+func (ts *lightThread) raw(t *record.Thread, e *lightEntry, n uint64) {
+	dn := n - ts.lastN
 	ts.lastN = n
-	h := ts.hist
+	key := rawKey(e, dn)
 	if ts.md > 0 {
-		if s := h[len(h)-ts.md]; s.e == r.e && s.dn == r.dn {
+		if ts.hh[(ts.nhist-ts.md)%copyWindow] == key && ts.back(ts.md).same(e, dn) {
 			ts.ml++
-			ts.push(r)
+			ts.push(e, key, dn, n)
 			return
 		}
 		ts.flush(t)
 	}
-	for d := 1; d <= min(copyWindow, len(h)); d++ {
-		if s := h[len(h)-d]; s.e == r.e && s.dn == r.dn {
+	for d := 1; d <= min(copyWindow, ts.nhist); d++ {
+		if ts.hh[(ts.nhist-d)%copyWindow] == key && ts.back(d).same(e, dn) {
 			ts.md, ts.ml = d, 1
-			ts.push(r)
+			ts.push(e, key, dn, n)
 			return
 		}
 	}
 	t.Stream.Put(e.tag, n, e.args[:e.argc]...)
-	ts.push(r)
+	ts.push(e, key, dn, n)
 }
 
-func (ts *lightThread) push(r lightRaw) {
-	if len(ts.hist) >= 4*copyWindow {
-		// The window and the pending entries a flush logs one by one
-		// (fewer than lightMinCopy) stay.
-		ts.hist = append(ts.hist[:0], ts.hist[len(ts.hist)-2*copyWindow:]...)
-	}
-	ts.hist = append(ts.hist, r)
+// rawKey hashes an entry as logged, but for its counter: equal ones have
+// equal keys.
+func rawKey(e *lightEntry, dn uint64) uint64 { return (e.h ^ dn) * 0xbf58476d1ce4e5b9 }
+
+func (r *lightRaw) same(e *lightEntry, dn uint64) bool { return r.dn == dn && r.e == *e }
+
+// back returns the entry logged d ≤ copyWindow entries before the next.
+func (ts *lightThread) back(d int) *lightRaw {
+	return &ts.hist[(ts.nhist-d)%copyWindow]
+}
+
+// push adds an entry to the window, over the oldest: a copy reaches back
+// copyWindow entries at most, and the pending entries a flush logs one by
+// one are the last ones.
+func (ts *lightThread) push(e *lightEntry, key, dn, n uint64) {
+	ts.hist[ts.nhist%copyWindow] = lightRaw{e: *e, dn: dn, n: n}
+	ts.hh[ts.nhist%copyWindow] = key
+	ts.nhist++
 }
 
 // flush logs the pending entries: a copy, or each if they are few.
@@ -261,11 +307,11 @@ func (ts *lightThread) flush(t *record.Thread) {
 	if ts.ml == 0 {
 		return
 	}
-	h := ts.hist
 	if ts.ml >= lightMinCopy {
-		t.Stream.Put(tagCopy, h[len(h)-1].n, uint64(ts.md), uint64(ts.ml))
+		t.Stream.Put(tagCopy, ts.back(1).n, uint64(ts.md), uint64(ts.ml))
 	} else {
-		for _, r := range h[len(h)-ts.ml:] {
+		for d := ts.ml; d >= 1; d-- {
+			r := ts.back(d)
 			t.Stream.Put(r.e.tag, r.n, r.e.args[:r.e.argc]...)
 		}
 	}
@@ -274,33 +320,53 @@ func (ts *lightThread) flush(t *record.Thread) {
 
 // lightTL is a goroutine's state for one location.
 type lightTL struct {
-	open        bool
 	w           uint64 // writer of the open interval
 	first, last uint64
+	open        bool
 	synced      bool // barrier handled
 }
 
 func (*light) Algorithm() string { return "light" }
 
 // NewThread is called by the parent goroutine (in Go), the root's by none.
-func (*light) NewThread(t *record.Thread) {
-	ts := &lightThread{}
+//
+// It makes what the goroutine's first accesses need, so that they
+// allocate and code as little as they can: they are made inside the
+// program's critical sections, at the goroutine's start, when it races with
+// the siblings started with it. Microseconds spent there (allocations,
+// growing the window an entry at a time) let a sibling that waits for the
+// lock give up spinning and sleep, and the goroutines that should race run
+// one after the other: Light's free runs hid the lost update of the buggy
+// bank (internal/workload) more often than plain runs did, the probe
+// effect. So: the copy window whole, the lock list, the counters of the
+// goroutines started near it, the page of the per-location table where the
+// run's newest locations are, and the tagStart entry coded (its coding
+// depends on nothing the goroutine does).
+func (r *light) NewThread(t *record.Thread) {
+	ts := &lightThread{hist: new([copyWindow]lightRaw), held: make([]*record.Loc, 0, 4),
+		prevN: make([]uint64, min(t.Index()+lightSiblings, lightMaxSiblings))}
 	if p := record.Current(); p != nil && p.Run() == t.Run() {
-		ts.parent = packID(p)
+		c, v := ts.code(t, 0, packID(p))
+		ts.start, ts.pending = [2]uint64{c, v}, true
+	}
+	if id := r.lastLoc.Load(); id != 0 {
+		ts.locs.Get(id)
 	}
 	t.State = ts
 }
 
 // started logs, at t's first access, the operation that started t.
 func (ts *lightThread) started(t *record.Thread) {
-	if ts.parent != 0 {
-		c, v := ts.code(t, t.N(), ts.parent)
-		ts.put(t, tagStart, t.N(), c, v)
-		ts.parent = 0
+	if ts.pending {
+		ts.pending = false
+		ts.put(t, tagStart, t.N(), ts.start[0], ts.start[1])
 	}
 }
 
-func (*light) NewLoc(l *record.Loc) { l.State = &lightLoc{} }
+func (r *light) NewLoc(l *record.Loc) {
+	l.State = &lightLoc{}
+	r.lastLoc.Store(l.ID())
+}
 
 func packID(t *record.Thread) uint64 { return uint64(t.Index())<<40 | t.N() + 1 }
 

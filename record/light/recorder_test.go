@@ -209,3 +209,62 @@ func TestLightLogOwnReadOverwritten(t *testing.T) {
 		t.Fatalf("child's write of the var %v (entries %v), want args %v", got, child, want)
 	}
 }
+
+// The stream's coding (repeats of the dictionary's entries, copies of the
+// window's runs) decodes to the entries logged, across the window's wrap:
+// runs whose period is below, at and above the window, few and many
+// distinct entries, counters that step by one or more.
+func TestLightCodingRoundTrip(t *testing.T) {
+	var want []record.Entry
+	_, log := rectest.RecordLog(t, rectest.Recorder(t, "light"), func() {
+		v := sim.NewVar(0)
+		th := record.Current()
+		ts := th.State.(*lightThread)
+		rng := uint64(1)
+		next := func(k uint64) uint64 { // splitmix-ish, deterministic
+			rng = rng*6364136223846793005 + 1442695040888963407
+			return (rng >> 33) % k
+		}
+		for _, period := range []int{1, 3, copyWindow - 1, copyWindow, copyWindow + 1, 2 * copyWindow, 0} {
+			for i := range 5 * copyWindow {
+				_ = v.Load() // a counter to log the entry at
+				if next(4) == 0 {
+					_ = v.Load() // steps of two, now and then
+				}
+				id := uint32(2 + i%max(period, 1))
+				if period == 0 || next(10) == 0 {
+					id = uint32(2 + next(1000)) // the run broken
+				}
+				ts.put(th, tagWriteOwn, th.N(), ts.loc(id))
+				want = append(want, e(tagWriteOwn, th.N(), uint64(id)))
+			}
+		}
+	})
+	var got []record.Entry
+	for _, e := range lightEntries(t, log.Threads[0]) {
+		if e.Tag == tagWriteOwn {
+			got = append(got, e)
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		for i := range min(len(got), len(want)) {
+			if !reflect.DeepEqual(got[i], want[i]) {
+				t.Fatalf("%d entries decoded, %d logged; the first difference, entry %d: got %v, want %v", len(got), len(want), i, got[i], want[i])
+			}
+		}
+		t.Fatalf("%d entries decoded, %d logged", len(got), len(want))
+	}
+	var copies, repeats int
+	for _, e := range log.Threads[0].Entries {
+		switch {
+		case e.Tag == tagCopy:
+			copies++
+		case e.Tag >= tagRepeat && e.Tag < tagRepeat+dictSize:
+			repeats++
+		}
+	}
+	if copies == 0 || repeats == 0 {
+		t.Errorf("%d copies and %d repeats: the test does not exercise the coding", copies, repeats)
+	}
+	t.Logf("%d entries: %d logged as copies, %d as repeats", len(want), copies, repeats)
+}

@@ -1,0 +1,81 @@
+package weft
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Confirmation in a fresh process. A test that keeps state from one run to
+// the next (a package variable, a default pool its first run closes: ants'
+// TestAntsPool hangs under go test -count=2) starts every execution after
+// its first from what the earlier ones left. A failure found there may be
+// that state's, not the schedule's, and the saved schedule would pass
+// when go test follows it in a fresh process. So a failure found after the
+// first execution of the process is confirmed before it is reported: the
+// test binary runs again, following the saved schedule alone, as the
+// replay command will. If it passes there, the entry is removed and the
+// test logs why instead of failing.
+
+// confirmTimeout bounds the fresh process: one execution, followed.
+const confirmTimeout = 5 * time.Minute
+
+// A verdict is what the fresh process made of a saved schedule.
+type verdict int
+
+const (
+	undecided verdict = iota // it did not run the schedule: the failure stands
+	reproduced
+	refuted // it followed the schedule, and the test passed
+)
+
+// confirmFresh follows the entry saved at path in a fresh process of the
+// test binary, for the test named test.
+func confirmFresh(test, path string) verdict {
+	exe, err := os.Executable()
+	if err != nil {
+		return undecided
+	}
+	name := test + "/" + filepath.Base(path)
+	ctx, cancel := context.WithTimeout(context.Background(), confirmTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, exe, childArgs(name, "-test.v=true")...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.Env = append(os.Environ(), confirmingEnv+"=1")
+	err = cmd.Run()
+	switch s := out.String(); {
+	case ctx.Err() != nil || !strings.Contains(s, "=== RUN   "+name+"\n"):
+		return undecided
+	case err == nil && strings.Contains(s, "--- PASS: "+name+" "):
+		return refuted
+	case strings.Contains(s, "--- FAIL: "+name+" "):
+		return reproduced
+	}
+	return undecided
+}
+
+// confirmingEnv marks the fresh process: it confirms nothing itself.
+const confirmingEnv = "WEFT_CONFIRMING"
+
+// confirming reports whether this process is a fresh process following a
+// schedule for its parent.
+func confirming() bool { return os.Getenv(confirmingEnv) != "" }
+
+// refutedNote is what a test logs for a failure that a fresh process did
+// not reproduce, with the failures before it that did not replay: in a
+// test that does not run the same twice, no replay in this process tells.
+func refutedNote(f *Finding, path string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "weft: execution %d failed (%s), but passes when a fresh process follows its schedule, as go test will: "+
+		"the failure came from state that earlier executions left in the process (a package variable, a closed default pool, a sync.Once); "+
+		"not saved (%s removed), and not explored further. weft runs a test many times in one process: go test -count=2 shows whether it runs the same twice\n",
+		f.Found.Iteration+1, f.Failure.Summary(), path)
+	writeUnreplayed(&b, f.Unreplayed, f.Unlisted)
+	return strings.TrimRight(b.String(), "\n")
+}

@@ -1,0 +1,26 @@
+// Package rerun has a test that cannot run twice in one process: its first
+// run closes a package-level pool, as ants' TestAntsPool closes ants'
+// default pool, and every later run finds it closed. go test -count=2
+// fails it; go test passes it.
+package rerun
+
+import (
+	"testing"
+
+	"github.com/weftdev/weft/sim"
+	weft "github.com/weftdev/weft/testing"
+)
+
+var closed bool
+
+func TestClosesPool(t *testing.T) {
+	weft.Check(t, func(t *weft.T) {
+		if closed {
+			t.Fatal("the pool is closed")
+		}
+		var wg sim.WaitGroup
+		wg.Go(func() {})
+		wg.Wait()
+		closed = true
+	})
+}
