@@ -383,6 +383,14 @@ func (c *Controller) setFresh(g *G, in bool) {
 //go:norace
 func (g *G) Polled() { g.c.poll(g, false) }
 
+// Changed tells the controller that the operation g just performed,
+// which polled (Polled), changed something after all: a select that found
+// none of weft's channels ready, then sent or received on a Go channel that
+// weft does not control. Pollers look again, as after any change.
+//
+//go:norace
+func (g *G) Changed() { g.pollEvent = false }
+
 // poll records that g's current event is a poll.
 //
 //go:norace

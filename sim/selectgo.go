@@ -129,6 +129,9 @@ func selectPolling(cases []Case, def int) int {
 		}
 		for _, i := range goCases {
 			if c := cases[i]; c.ch.try(c) {
+				if g, _ := who(); g != nil {
+					g.Changed() // not a poll: a Go channel's value moved
+				}
 				return i
 			}
 		}

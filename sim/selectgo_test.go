@@ -123,3 +123,33 @@ func TestControlledOpsOnGoChannels(t *testing.T) {
 		t.Fatalf("RecvOKGo outside an execution = %q, %v", v, ok)
 	}
 }
+
+// TestControlledSendGoIsAChange: a send on a Go channel is a change, not a
+// poll, though it goes through a select that found none of weft's channels
+// ready. ants' ReleaseTimeout hands each of its workers a nil on a channel
+// that weft leaves Go's, then gives them a second and a half to exit: with
+// the sends taken for polls, the sender went stale after two, and the
+// clock ran to the timeout before anyone could run.
+func TestControlledSendGoIsAChange(t *testing.T) {
+	exploreAll(t, func(c *checker) {
+		const workers = 4
+		var exited sim.WaitGroup
+		raws := make([]chan int, workers)
+		for i := range raws {
+			raws[i] = make(chan int, 1)
+			exited.Go(func() { sim.RecvGo(raws[i]) })
+		}
+		timeout := sim.NewTimer(1500 * time.Millisecond)
+		for _, raw := range raws {
+			sim.SendGo(raw, 1)
+		}
+		done := sim.NewChan[struct{}](0)
+		sim.Go(func() {
+			exited.Wait()
+			done.Close()
+		})
+		if sim.Select(sim.OnRecv(done, nil), sim.OnRecv(timeout.C, nil)) == 1 {
+			c.Errorf("the timeout fired while the workers could take their values")
+		}
+	})
+}
