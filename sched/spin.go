@@ -195,11 +195,17 @@ func (c *Controller) anySpinner() bool {
 // releaseSpinners starts a stall round for the spinners: every one of them
 // can run, and look again.
 //
+// Loops, not append of a slice or clear: the race detector checks those
+// even in a //go:norace function, and the controller's state is touched
+// by whichever goroutine holds the baton.
+//
 //go:norace
 func (c *Controller) releaseSpinners() {
 	c.spinRound++
-	c.dirty = append(c.dirty, c.spinObjs...)
-	clear(c.spinners)
+	for _, obj := range c.spinObjs {
+		c.dirty = append(c.dirty, obj)
+		c.spinners[obj] = nil
+	}
 	c.spinObjs = c.spinObjs[:0]
 }
 

@@ -2,7 +2,6 @@ package sched
 
 import (
 	"fmt"
-	"slices"
 	"time"
 )
 
@@ -500,12 +499,31 @@ const (
 	roundNudge  = time.Microsecond
 )
 
+// dropUnstale forgets the pollers that are no longer stale (a poller
+// that began to spin, see spin.go), with a loop: the race detector checks
+// slices' functions even in a //go:norace function.
+//
+//go:norace
+func (c *Controller) dropUnstale() {
+	n := 0
+	for _, g := range c.stale {
+		if g.stale {
+			c.stale[n] = g
+			n++
+		}
+	}
+	for i := n; i < len(c.stale); i++ {
+		c.stale[i] = nil
+	}
+	c.stale = c.stale[:n]
+}
+
 // unstall starts a round for the stale pollers. It reports false when
 // there are none, or their rounds are spent.
 //
 //go:norace
 func (c *Controller) unstall() bool {
-	c.stale = slices.DeleteFunc(c.stale, func(g *G) bool { return !g.stale })
+	c.dropUnstale()
 	spinners := c.anySpinner()
 	if len(c.stale) == 0 && !spinners {
 		return false

@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -78,15 +79,15 @@ func TestControlledSpinLock(t *testing.T) {
 func TestControlledSpinOnPlainMemory(t *testing.T) {
 	exploreAll(t, func(c *checker) {
 		var word sim.Uint32
-		word.Store(1) // never released
-		stop := false
+		word.Store(1)        // never released
+		var stop atomic.Bool // sync/atomic's: the controller does not see it
 		var wg sim.WaitGroup
 		wg.Go(func() {
-			for !word.CompareAndSwap(0, 1) && !stop {
+			for !word.CompareAndSwap(0, 1) && !stop.Load() {
 				sim.Yield()
 			}
 		})
-		stop = true
+		stop.Store(true)
 		wg.Wait()
 	})
 }
