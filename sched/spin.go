@@ -18,11 +18,11 @@ package sched
 // that has looked at one object at least twice, with a yield in between and
 // nothing else since its last change (only looks at that object, yields and
 // reads of it), spins. At its next yield, and at its next look after a
-// yield, it waits until the object holds another value than the one it
-// saw last (a digest of it, G.Observe), as a
-// Waiter shared by every goroutine that saw the same value there, so that
-// they form a group (see group.go): a release of the lock enables them all
-// at once, the next acquisition disables them all at once. The controller
+// yield, it waits until the object holds another value than the one it saw
+// last (a digest of it, G.Observe). The wait is a Waiter shared by every
+// goroutine that saw the same value there, so that they form a group (see
+// group.go): a release of the lock enables them all at once, the next
+// acquisition disables them all at once. The controller
 // knows an object's value from the reads of it (G.Observe) and the writes
 // that tell it (G.Wrote); a write that does not tell makes it unknown, and
 // a spinner whose value is unknown can run. A spinner is woken by its

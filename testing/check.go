@@ -260,13 +260,17 @@ type findings struct {
 // process does not reproduce it (see confirmFresh): then it adds a note.
 func (fs *findings) found(f *Finding) {
 	s := save(f, fs.cfg)
-	if s.path != "" && f.Found != nil && f.Found.Iteration > 0 && !confirming() &&
-		confirmFresh(f.Entry.Test, s.path) == refuted {
-		s.remove()
-		fs.mu.Lock()
-		defer fs.mu.Unlock()
-		fs.notes = append(fs.notes, refutedNote(f, s.path))
-		return
+	if s.path != "" && f.Found != nil && f.Found.Iteration > 0 && !confirming() {
+		switch v, fresh := confirmFresh(f.Entry.Test, s.path); v {
+		case refuted:
+			s.remove()
+			fs.mu.Lock()
+			defer fs.mu.Unlock()
+			fs.notes = append(fs.notes, refutedNote(f, s.path))
+			return
+		case differs:
+			s.text += "\n" + differsNote(fresh)
+		}
 	}
 	fs.failures.Add(1)
 	if profiling() && f.Final != nil {

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/weftdev/weft/internal/text"
 )
 
 // Confirmation in a fresh process. A test that keeps state from one run to
@@ -32,14 +34,16 @@ const (
 	undecided verdict = iota // it did not run the schedule: the failure stands
 	reproduced
 	refuted // it followed the schedule, and the test passed
+	differs // it followed the schedule, and the test failed otherwise
 )
 
 // confirmFresh follows the entry saved at path in a fresh process of the
-// test binary, for the test named test.
-func confirmFresh(test, path string) verdict {
+// test binary, for the test named test; for a verdict of differs, it also
+// returns the failure the fresh process reported.
+func confirmFresh(test, path string) (verdict, string) {
 	exe, err := os.Executable()
 	if err != nil {
-		return undecided
+		return undecided, ""
 	}
 	name := test + "/" + filepath.Base(path)
 	ctx, cancel := context.WithTimeout(context.Background(), confirmTimeout)
@@ -51,13 +55,33 @@ func confirmFresh(test, path string) verdict {
 	err = cmd.Run()
 	switch s := out.String(); {
 	case ctx.Err() != nil || !strings.Contains(s, "=== RUN   "+name+"\n"):
-		return undecided
+		return undecided, ""
 	case err == nil && strings.Contains(s, "--- PASS: "+name+" "):
-		return refuted
+		return refuted, ""
+	case strings.Contains(s, "--- FAIL: "+name+" ") && strings.Contains(s, "  (saved as: "):
+		return differs, failureLine(s)
 	case strings.Contains(s, "--- FAIL: "+name+" "):
-		return reproduced
+		return reproduced, ""
 	}
-	return undecided
+	return undecided, ""
+}
+
+// failureLine returns the summary of the failure a followed schedule
+// reported (its "failure:" line), "" if there is none.
+func failureLine(out string) string {
+	for line := range strings.Lines(out) {
+		if f, ok := strings.CutPrefix(strings.TrimSpace(line), "failure: "); ok {
+			return f
+		}
+	}
+	return ""
+}
+
+// differsNote is what a failure's report adds when a fresh process
+// following its schedule failed otherwise.
+func differsNote(fresh string) string {
+	return fmt.Sprintf("  in a fresh process, as go test will follow it, this schedule fails otherwise: %s; the failure above came from state that earlier executions left in the process",
+		text.OrDash(fresh))
 }
 
 // confirmingEnv marks the fresh process: it confirms nothing itself.

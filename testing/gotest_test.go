@@ -117,8 +117,13 @@ func TestGoTest(t *testing.T) {
 	t.Run("rerun", func(t *testing.T) {
 		// A failure that comes from what the first execution left in a
 		// package variable: a fresh process, as go test, passes.
-		ok, out := goTest(t, dir, "./rerun", "-v")
+		ok, out := goTest(t, dir, "./rerun", "-v", "-run", "TestClosesPool")
 		if !ok || !strings.Contains(out, "weft: execution 2 failed") || !strings.Contains(out, "passes when a fresh process follows its schedule") {
+			t.Fatalf("go test:\n%s", out)
+		}
+		// A fresh process that fails otherwise: the report says with what.
+		ok, out = goTest(t, dir, "./rerun", "-run", "TestFirstRunLeaks")
+		if ok || !strings.Contains(out, "the pool is closed") || !strings.Contains(out, "this schedule fails otherwise: leak") {
 			t.Fatalf("go test:\n%s", out)
 		}
 		if entries, _ := os.ReadDir(filepath.Join(dir, "rerun", "testdata", "weft", "TestClosesPool")); len(entries) > 0 {

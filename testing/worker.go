@@ -115,8 +115,9 @@ func spawner(t *testing.T, index int, cfg *config) func(bool) (explore.Worker, e
 }
 
 // workerFlags are the test binary's flags a worker process (or a fresh
-// process that confirms a failure) does not inherit: those that select other tests, repeat them, bound them in time,
-// print them, or write files the test process writes.
+// process that confirms a failure) does not inherit: those that select
+// other tests, repeat them, bound them in time, print them, or write files
+// the test process writes.
 var workerFlags = map[string]bool{
 	"test.run": true, "test.skip": true, "test.count": true, "test.timeout": true, "test.v": true,
 	"test.failfast": true, "test.shuffle": true, "test.bench": true, "test.list": true, "test.cpu": true,

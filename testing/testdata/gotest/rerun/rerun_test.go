@@ -24,3 +24,20 @@ func TestClosesPool(t *testing.T) {
 		closed = true
 	})
 }
+
+var leakRuns int
+
+// TestFirstRunLeaks leaks a goroutine in its first run in a process, as
+// ants' TestAntsPool does, and finds the pool closed in every later run:
+// the leak does not replay in the process, the closed pool does but not in
+// a fresh process, which fails with the leak instead.
+func TestFirstRunLeaks(t *testing.T) {
+	weft.Check(t, func(t *weft.T) {
+		leakRuns++
+		if leakRuns > 1 {
+			t.Fatal("the pool is closed")
+		}
+		never := sim.NewChan[int](0)
+		sim.Go(func() { never.Recv() })
+	})
+}
