@@ -127,8 +127,8 @@ func (c *Controller) accountSpin(g *G, progress bool) {
 //
 //go:norace
 func (c *Controller) setValue(obj uint32, digest uint64, known bool) {
-	if obj == 0 {
-		return
+	if obj == 0 || !known && int(obj) >= len(c.values) {
+		return // an object never known is unknown already: no growth per event
 	}
 	for int(obj) >= len(c.values) {
 		c.values = append(c.values, objValue{})
