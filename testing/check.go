@@ -166,7 +166,7 @@ func followEntry(t *testing.T, body func(*T), cfg *config, f corpus.File) string
 	fmt.Fprintf(&b, "weft: the saved schedule %s fails\n", f.Path)
 	writeFailure(&b, r.Failure, r.More)
 	if f.Entry.Signature != "" && f.Entry.Signature != r.Failure.Signature() {
-		fmt.Fprintf(&b, "  (saved as: %s)\n", f.Entry.Failure)
+		fmt.Fprintf(&b, "%s%s)\n", savedAs, f.Entry.Failure)
 	}
 	writeTimeline(&b, r)
 	t.Error(strings.TrimRight(b.String(), "\n"))

@@ -58,7 +58,7 @@ func confirmFresh(test, path string) (verdict, string) {
 		return undecided, ""
 	case err == nil && strings.Contains(s, "--- PASS: "+name+" "):
 		return refuted, ""
-	case strings.Contains(s, "--- FAIL: "+name+" ") && strings.Contains(s, "  (saved as: "):
+	case strings.Contains(s, "--- FAIL: "+name+" ") && strings.Contains(s, savedAs):
 		return differs, failureLine(s)
 	case strings.Contains(s, "--- FAIL: "+name+" "):
 		return reproduced, ""
@@ -83,6 +83,10 @@ func differsNote(fresh string) string {
 	return fmt.Sprintf("  in a fresh process, as go test will follow it, this schedule fails otherwise: %s; the failure above came from state that earlier executions left in the process",
 		text.OrDash(fresh))
 }
+
+// savedAs begins the line of a followed schedule's report that names the
+// failure it was saved for, when it failed otherwise.
+const savedAs = "  (saved as: "
 
 // confirmingEnv marks the fresh process: it confirms nothing itself.
 const confirmingEnv = "WEFT_CONFIRMING"

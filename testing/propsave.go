@@ -189,7 +189,7 @@ func followCaseEntry(t *testing.T, draw func(*rapid.T) Case, cfg *config, f corp
 	fmt.Fprintf(&b, "weft: the saved case %s fails\n", f.Path)
 	writeFailure(&b, run.failure, run.result.More)
 	if f.Entry.Signature != "" && f.Entry.Signature != run.failure.Signature() {
-		fmt.Fprintf(&b, "  (saved as: %s)\n", f.Entry.Failure)
+		fmt.Fprintf(&b, "%s%s)\n", savedAs, f.Entry.Failure)
 	}
 	if run.detailer != nil {
 		writeIndented(&b, "  ", run.detailer.Details())
