@@ -1102,7 +1102,11 @@ func TestPlainStateCarriesIn(t *testing.T) {
 
 // Repro bigcache: a test that checks for leaked goroutines by comparing
 // NumGoroutine before and after its work sees its own goroutines only,
-// not weft's pooled workers, the same in every execution.
+// not weft's pooled workers (eleven of them idle after the first
+// execution), and the same count all through an execution. Across
+// executions the count may differ by goroutines of the process that come
+// and go outside them (a worker of an earlier execution still on its way
+// out under the race detector, another test's goroutine).
 func TestControlledNumGoroutine(t *testing.T) {
 	var counts [][3]int
 	for range 3 {
@@ -1122,8 +1126,8 @@ func TestControlledNumGoroutine(t *testing.T) {
 		}
 	}
 	for _, c := range counts {
-		if c[1] != c[0]+10 || c[2] != c[0] || c != counts[0] {
-			t.Fatalf("start, during, end: %v, want the same in every execution, 10 more during", counts)
+		if c[1] != c[0]+10 || c[2] != c[0] || c[0] > 10 {
+			t.Fatalf("start, during, end: %v, want 10 more during, as many at the end as at the start, and none of weft's pooled workers", counts)
 		}
 	}
 }
