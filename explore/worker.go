@@ -87,23 +87,37 @@ type ChunkResult struct {
 // runChunk runs c's executions of body in the calling process. executed,
 // if not nil, sees each execution, during the call only: the Result of an
 // execution that does not end the chunk is released (sched.Result.Release).
+//
+// The executions run as one sched.RunSequence, which spares each the
+// handoffs to and from the caller; each holds execMu, as Execute would.
 func runChunk(body func(), c Chunk, executed func(int, *sched.Result)) ChunkResult {
 	start := time.Now()
 	var res ChunkResult
 	est := c.Estimate
 	var strats recycler
-	for k := range c.Count {
-		if !c.Deadline.IsZero() && time.Now().After(c.Deadline) {
-			break
+	_, nested := gls.Get().(*sched.G)
+	k := 0 // the chunk's executions given to the sequence
+	next := func() (func(), sched.Strategy, sched.Options, bool) {
+		if k == c.Count || !c.Deadline.IsZero() && time.Now().After(c.Deadline) {
+			return nil, nil, sched.Options{}, false
+		}
+		if !nested {
+			execMu.Lock()
+		}
+		seed := c.Plan.seed(c.Start + k)
+		return body, strats.strategy(c.Plan.Strategy, seed, c.Plan.Depth, est, c.Plan.Lag), c.Plan.Options, true
+	}
+	done := func(r *sched.Result) bool {
+		if !nested {
+			execMu.Unlock()
 		}
 		i := c.Start + k
-		seed := c.Plan.seed(i)
-		r := Execute(body, strats.strategy(c.Plan.Strategy, seed, c.Plan.Depth, est, c.Plan.Lag), c.Plan.Options)
+		k++
 		res.Ran++
 		if res.KeptRunning == nil {
 			res.KeptRunning = r.KeptRunning
 		}
-		res.UsedEstimate = res.UsedEstimate || usesPCT(c.Plan.Strategy, seed)
+		res.UsedEstimate = res.UsedEstimate || usesPCT(c.Plan.Strategy, c.Plan.seed(i))
 		res.Decisions = max(res.Decisions, r.Decisions)
 		if c.Hashes {
 			res.Hashes = append(res.Hashes, r.Hash)
@@ -116,12 +130,14 @@ func runChunk(body func(), c Chunk, executed func(int, *sched.Result)) ChunkResu
 		} else if r.Failure != nil {
 			res.Failure = newFinding(c.Plan, i, est)
 			res.Failure.Result = r // kept: never released
-			break
+			return false
 		}
 		est = max(est, r.Decisions)
 		// Nothing holds r: its memory serves the next execution.
 		r.Release()
+		return true
 	}
+	sched.RunSequence(next, done)
 	res.Elapsed = time.Since(start)
 	return res
 }

@@ -121,8 +121,35 @@ func BenchmarkControlled(b *testing.B) {
 }
 
 // BenchmarkExecutions measures whole executions under the default
-// strategy, goroutines × events each, as explored by weft.Check.
+// strategy, goroutines × events each, as explored by weft.Check: in one
+// sequence (RunSequence), each Result released for the next execution.
+// BenchmarkExecutionsRun measures the same executions, each through Run.
 func BenchmarkExecutions(b *testing.B) {
+	executions(b, func(body func(), n int) {
+		i := 0
+		sched.RunSequence(func() (func(), sched.Strategy, sched.Options, bool) {
+			return body, explore.PCT(uint64(i), 3, 100), sched.Options{}, i < n
+		}, func(r *sched.Result) bool {
+			r.Release()
+			i++
+			return true
+		})
+	})
+}
+
+func BenchmarkExecutionsRun(b *testing.B) {
+	executions(b, func(body func(), n int) {
+		for i := range n {
+			// As an exploration did: the Result of a passing execution
+			// goes back for the next one.
+			sched.Run(body, explore.PCT(uint64(i), 3, 100), sched.Options{}).Release()
+		}
+	})
+}
+
+// executions runs b.N executions of 2 goroutines × 10 events, then of
+// 8 × 100, with run.
+func executions(b *testing.B, run func(body func(), n int)) {
 	for _, size := range []struct{ goroutines, events int }{{2, 10}, {8, 100}} {
 		name := map[int]string{2: "2x10", 8: "8x100"}[size.goroutines]
 		b.Run(name, func(b *testing.B) {
@@ -139,11 +166,7 @@ func BenchmarkExecutions(b *testing.B) {
 				wg.Wait()
 			}
 			b.ResetTimer()
-			for i := range b.N {
-				// As an exploration does: the Result of a passing
-				// execution goes back for the next one.
-				sched.Run(body, explore.PCT(uint64(i), 3, 100), sched.Options{}).Release()
-			}
+			run(body, b.N)
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "execs/s")
 		})
 	}

@@ -264,6 +264,8 @@ type Controller struct {
 	cur       atomic.Pointer[G] // the goroutine holding the baton
 	progress  atomic.Uint64     // advanced at every event and handoff, for the watchdog
 	abandoned atomic.Bool       // the watchdog gave up on the execution
+	ended     atomic.Bool       // in a sequence: the execution ended, or was abandoned (see sequence.go)
+	relays    atomic.Uint64     // in a sequence: relays started during the execution
 	dumping   atomic.Bool       // the controller reads every goroutine's stack (goroutineStacks)
 	stuck     *G                // the goroutine the watchdog gave up on; set before abandoned
 	scan      int               // where aborting looks for the next live goroutine
@@ -452,6 +454,18 @@ func (g *G) Controller() *Controller { return g.c }
 // goroutine has exited, or when one has blocked outside the controller for
 // longer than Options.BlockTimeout.
 func Run(body func(), strategy Strategy, opts Options) *Result {
+	running.Add(1) // idle workers stay (see worker.go)
+	defer running.Add(-1)
+	c := setup(strategy, opts)
+	race.Release(unsafe.Pointer(&c.raceInit))
+	c.start(c.root, body)
+	c.root.w.wake <- struct{}{}
+	return c.finish(c.watch())
+}
+
+// setup returns a controller ready to run an execution under strategy and
+// opts, its root made but not started.
+func setup(strategy Strategy, opts Options) *Controller {
 	if opts.MaxSteps <= 0 {
 		opts.MaxSteps = DefaultMaxSteps
 	}
@@ -461,8 +475,6 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 	if opts.Epoch.IsZero() {
 		opts.Epoch = time.Now()
 	}
-	running.Add(1) // idle workers stay (see worker.go)
-	defer running.Add(-1)
 	c := newController()
 	c.strat = strategy
 	c.obs, _ = strategy.(Observer)
@@ -494,10 +506,12 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 	c.janitor = janitors.Load()
 	c.root = c.newG(nil)
 	c.cur.Store(c.root)
-	race.Release(unsafe.Pointer(&c.raceInit))
-	c.start(c.root, body)
-	c.root.w.wake <- struct{}{}
-	blocked := c.watch()
+	return c
+}
+
+// finish returns the Result of the execution, which ended, or was
+// abandoned with Result blocked.
+func (c *Controller) finish(blocked *Result) *Result {
 	if race.Enabled {
 		c.stopAdviser()
 		c.raceFinish(blocked != nil)

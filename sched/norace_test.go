@@ -15,7 +15,7 @@ import (
 // run on the goroutine that calls Run, or only show the race detector what
 // it must see.
 var instrumented = map[string]bool{
-	"Run": true, "result": true, "schedule": true, // the caller of Run
+	"Run": true, "setup": true, "finish": true, "result": true, "schedule": true, // the caller of Run
 	"Current": true, "Claim": true, "escaped": true, // before the controller's work
 	"exit": true, "goexit": true, "inTheOpen": true, // the race detector's side of it
 	"startAdviser": true, "stopAdviser": true,

@@ -48,23 +48,15 @@ const HangSlack = 3 * time.Second
 // so the test binary never hangs. A goroutine that runs without events (a
 // loop on plain memory, or a long computation) is given HangSlack more,
 // then abandoned and reported the same way.
-//
-// Time without progress is counted tick by tick, a tick counting twice
-// its interval at most: a process that the machine does not run for a
-// while (a loaded machine, a stopped process, a suspended laptop) runs
-// neither its goroutines nor its watchdog, and that time is nobody's
-// fault.
 func (c *Controller) watch() *Result {
-	interval := max(c.opts.BlockTimeout/4, time.Millisecond)
+	var w watcher
+	w.reset(c)
 	timer := watchTimers.Get().(*time.Timer)
-	timer.Reset(interval)
+	timer.Reset(w.interval)
 	defer func() {
 		timer.Stop()
 		watchTimers.Put(timer)
 	}()
-	last := c.progress.Load()
-	var still, blocked time.Duration // without progress; and seen blocked
-	tick := time.Now()
 	for {
 		select {
 		case <-c.done:
@@ -72,59 +64,90 @@ func (c *Controller) watch() *Result {
 			return nil
 		case <-timer.C:
 		}
-		timer.Reset(interval)
-		now := time.Now()
-		passed := min(now.Sub(tick), 2*interval)
-		tick = now
-		if p := c.progress.Load(); p != last || c.dumping.Load() {
-			last, still, blocked = p, 0, 0
-			continue
+		timer.Reset(w.interval)
+		if g, s, running, stuck := w.check(); stuck {
+			return c.abandon(g, s, running)
 		}
-		still += passed
-		g := c.cur.Load()
-		s, ok := c.stackOf(goroutineStacks(), g)
-		running := !ok || !s.blocked()
-		if running {
-			blocked = 0
-			if still < c.opts.BlockTimeout+HangSlack {
-				continue
-			}
-		} else {
-			blocked += passed
-			if blocked < c.opts.BlockTimeout {
-				continue
-			}
-		}
-		// The goroutine is stuck: give up on the execution. The others
-		// end, one at a time, at their next operation (their deferred
-		// calls included), so that none is left parked; if the stuck one
-		// ever wakes up, it exits at its next operation.
-		site, stack := s.user()
-		r := c.result()
-		c.stuck = g
-		c.drained = make(chan struct{})
-		c.abandoned.Store(true)
-		if next := c.nextLive(g); next != nil {
-			c.handoff(next)
-			drainWait := time.NewTimer(c.opts.BlockTimeout)
-			select {
-			case <-c.drained:
-			case <-drainWait.C: // one of them blocked outside too: leave it
-			}
-			drainWait.Stop()
-		}
-		if r.Failure != nil {
-			r.More = append([]*Failure{r.Failure}, r.More...)
-		}
-		msg := fmt.Sprintf("goroutine %s blocked outside weft's control (in %s) for %v: use weft's primitives (package sim) for everything that waits",
-			g.id, s.waitingIn(), c.opts.BlockTimeout)
-		if running {
-			msg = fmt.Sprintf("goroutine %s ran for %v without an event of the execution (at %s): a loop that waits on something weft does not control, or a computation longer than the block timeout",
-				g.id, c.opts.BlockTimeout+HangSlack, text.OrDash(site))
-		}
-		r.Failure = &Failure{Kind: Blocked, Goroutine: g.id, Site: site, Stack: stack, Message: msg}
-		return r
 	}
+}
+
+// A watcher follows the progress of one execution, tick by tick, for its
+// watchdog (Controller.watch, or a sequence's: see sequence.go).
+//
+// Time without progress is counted tick by tick, a tick counting twice
+// its interval at most: a process that the machine does not run for a
+// while (a loaded machine, a stopped process, a suspended laptop) runs
+// neither its goroutines nor its watchdog, and that time is nobody's
+// fault.
+type watcher struct {
+	c              *Controller
+	interval       time.Duration // between ticks
+	last           uint64        // c.progress at the last tick
+	still, blocked time.Duration // without progress; and seen blocked
+	tick           time.Time
+}
+
+// reset starts watching c's execution.
+func (w *watcher) reset(c *Controller) {
+	*w = watcher{c: c, interval: max(c.opts.BlockTimeout/4, time.Millisecond),
+		last: c.progress.Load(), tick: time.Now()}
+}
+
+// check is a tick: it reports whether the execution is stuck, and if so
+// the goroutine that holds the baton, its stack, and whether it runs
+// (rather than waits).
+func (w *watcher) check() (g *G, s goroutineStack, running, stuck bool) {
+	c := w.c
+	now := time.Now()
+	passed := min(now.Sub(w.tick), 2*w.interval)
+	w.tick = now
+	if p := c.progress.Load(); p != w.last || c.dumping.Load() {
+		w.last, w.still, w.blocked = p, 0, 0
+		return nil, s, false, false
+	}
+	w.still += passed
+	g = c.cur.Load()
+	s, ok := c.stackOf(goroutineStacks(), g)
+	running = !ok || !s.blocked()
+	if running {
+		w.blocked = 0
+		return g, s, true, w.still >= c.opts.BlockTimeout+HangSlack
+	}
+	w.blocked += passed
+	return g, s, false, w.blocked >= c.opts.BlockTimeout
+}
+
+// abandon gives up on the execution, whose goroutine g (with stack s) is
+// stuck, and returns its Result, a Blocked failure. The others end, one at
+// a time, at their next operation (their deferred calls included), so
+// that none is left parked; if the stuck one ever wakes up, it exits at
+// its next operation.
+func (c *Controller) abandon(g *G, s goroutineStack, running bool) *Result {
+	site, stack := s.user()
+	r := c.result()
+	c.stuck = g
+	c.drained = make(chan struct{})
+	c.abandoned.Store(true)
+	if next := c.nextLive(g); next != nil {
+		c.handoff(next)
+		drainWait := time.NewTimer(c.opts.BlockTimeout)
+		select {
+		case <-c.drained:
+		case <-drainWait.C: // one of them blocked outside too: leave it
+		}
+		drainWait.Stop()
+	}
+	if r.Failure != nil {
+		r.More = append([]*Failure{r.Failure}, r.More...)
+	}
+	msg := fmt.Sprintf("goroutine %s blocked outside weft's control (in %s) for %v: use weft's primitives (package sim) for everything that waits",
+		g.id, s.waitingIn(), c.opts.BlockTimeout)
+	if running {
+		msg = fmt.Sprintf("goroutine %s ran for %v without an event of the execution (at %s): a loop that waits on something weft does not control, or a computation longer than the block timeout",
+			g.id, c.opts.BlockTimeout+HangSlack, text.OrDash(site))
+	}
+	r.Failure = &Failure{Kind: Blocked, Goroutine: g.id, Site: site, Stack: stack, Message: msg}
+	return r
 }
 
 // findEscapes looks for goroutines that escaped the controller: started with
@@ -137,7 +160,7 @@ func (c *Controller) watch() *Result {
 // execution started while it ran: started by a plain go statement, or by
 // whatever else runs in parallel.
 func (c *Controller) findEscapes() *Failure {
-	if c.goroutinesCreated()-c.created <= uint64(c.workers)+janitors.Load()-c.janitor {
+	if c.goroutinesCreated()-c.created <= uint64(c.workers)+c.relays.Load()+janitors.Load()-c.janitor {
 		return nil
 	}
 	for attempt := 0; ; attempt++ {

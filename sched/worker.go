@@ -42,6 +42,12 @@ type worker struct {
 	f    func()        // g's function, until g starts
 	num  string        // the weft.w label
 
+	// Or the sequence it carries on (see sequence.go), from the Result
+	// res or the execution from whose root it takes over.
+	seq  *sequence
+	from *Controller
+	res  *Result
+
 	bind gls.Binding
 	test string // the weft.test label it carries
 }
@@ -215,12 +221,16 @@ func (w *worker) loop() {
 		// goroutine's state and what their timers hold), one execution per
 		// idle worker.
 		g, f := w.g, w.f
-		w.g, w.f = nil, nil
-		if g == nil { // retired
-			w.bind.Release()
-			return
+		s, from, res := w.seq, w.from, w.res
+		w.g, w.f, w.seq, w.from, w.res = nil, nil, nil, nil, nil
+		var reuse bool
+		switch {
+		case s != nil:
+			reuse = s.carry(w, from, res)
+		case g != nil:
+			reuse = g.c.goroutine(g, f)
 		}
-		if !g.c.goroutine(g, f) || !park(w) {
+		if !reuse || !park(w) { // or retired
 			w.bind.Release()
 			return
 		}
