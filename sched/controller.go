@@ -280,6 +280,7 @@ type Controller struct {
 	escapedSome bool
 	created     uint64 // goroutines the process had created when the execution started
 	janitor     uint64 // janitors started when the execution started (see worker.go)
+	end         window // what findEscapes read at the end
 	metric      [1]metrics.Sample
 	workers     int // workers started for the execution (see worker.go)
 
@@ -456,7 +457,7 @@ func (g *G) Controller() *Controller { return g.c }
 func Run(body func(), strategy Strategy, opts Options) *Result {
 	running.Add(1) // idle workers stay (see worker.go)
 	defer running.Add(-1)
-	c := setup(strategy, opts)
+	c := setup(strategy, opts, window{})
 	race.Release(unsafe.Pointer(&c.raceInit))
 	c.start(c.root, body)
 	c.root.w.wake <- struct{}{}
@@ -464,8 +465,10 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 }
 
 // setup returns a controller ready to run an execution under strategy and
-// opts, its root made but not started.
-func setup(strategy Strategy, opts Options) *Controller {
+// opts, its root made but not started. since, if not zero, is what
+// findEscapes read at the end of the execution before, on the calling
+// goroutine, which started no goroutine since: the start of this one.
+func setup(strategy Strategy, opts Options, since window) *Controller {
 	if opts.MaxSteps <= 0 {
 		opts.MaxSteps = DefaultMaxSteps
 	}
@@ -490,6 +493,7 @@ func setup(strategy Strategy, opts Options) *Controller {
 	}
 	c.slab = c.slabBuf[:]
 	c.slabs = c.spare.slabs[:0]
+	c.values = c.spare.values
 	c.watchers = c.watchBuf[:0]
 	c.woken, c.dirty = c.wokenBuf[:0], c.dirtyBuf[:0]
 	c.cands.init(&c.all)
@@ -502,8 +506,10 @@ func setup(strategy Strategy, opts Options) *Controller {
 		c.startAdviser()
 		c.raceBegin()
 	}
-	c.created = c.goroutinesCreated()
-	c.janitor = janitors.Load()
+	if since.created == 0 {
+		since = window{c.goroutinesCreated(), janitors.Load()}
+	}
+	c.created, c.janitor = since.created, since.janitors
 	c.root = c.newG(nil)
 	c.cur.Store(c.root)
 	return c

@@ -46,7 +46,7 @@ func (r *Result) Release() {
 
 // spares are the buffers beyond its own arrays that a controller grew
 // during an execution and keeps for its next one, emptied: a Schedule, the
-// slabs of goroutines and the list of them (the chunks of choices stay in
+// slabs of goroutines and the list of them, the table of objects' values (the chunks of choices stay in
 // the controller: see chunks.reset). An exploration of one test runs
 // executions of about the same size, and these cost a small execution more
 // than its own events (a random walk's execution of 2 goroutines × 10
@@ -55,6 +55,7 @@ type spares struct {
 	schedule Schedule
 	slabs    [][]G
 	all      []*G
+	values   []objValue // what the controller knows of objects' values (spin.go)
 }
 
 // Bounds on what a released controller keeps: a huge execution's
@@ -62,6 +63,7 @@ type spares struct {
 const (
 	spareChoices = 1024 // of a Schedule, and of recorded choices
 	spareGs      = 256
+	spareValues  = 1024 // objects
 )
 
 // spares empties the buffers c grew during its execution, within the
@@ -95,6 +97,11 @@ func (c *Controller) spares() spares {
 		sp.all = c.all[:cap(c.all)]
 		clear(sp.all)
 		sp.all = sp.all[:0]
+	}
+	if cap(c.values) <= spareValues {
+		sp.values = c.values[:0]
+	} else {
+		sp.values = c.spare.values
 	}
 	return sp
 }

@@ -120,6 +120,7 @@ func (s *sequence) deliver(r *Result) bool {
 //
 //go:norace
 func (s *sequence) carry(w *worker, c *Controller, r *Result) (reuse bool) {
+	var since window // the end of the execution before, if it ended here
 	for {
 		switch {
 		case r != nil:
@@ -131,9 +132,11 @@ func (s *sequence) carry(w *worker, c *Controller, r *Result) (reuse bool) {
 			if r = s.await(c); r == nil {
 				return false // abandoned: the watchdog carries the sequence on
 			}
+			since = c.end
 			c = nil
 		default:
-			c = setup(s.strategy, s.opts)
+			c = setup(s.strategy, s.opts, since)
+			since = window{}
 			body := s.body
 			s.body, s.strategy = nil, nil
 			s.cur.Store(c)

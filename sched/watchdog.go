@@ -20,6 +20,10 @@ func (c *Controller) goroutinesCreated() uint64 {
 	return s[0].Value.Uint64()
 }
 
+// A window is what findEscapes reads at an execution's start and end: the
+// goroutines the process created, and the janitors started.
+type window struct{ created, janitors uint64 }
+
 // watchTimers are the watchdogs' timers, stopped: making a timer for
 // every execution would cost more than a small execution's events.
 var watchTimers = sync.Pool{New: func() any {
@@ -160,7 +164,8 @@ func (c *Controller) abandon(g *G, s goroutineStack, running bool) *Result {
 // execution started while it ran: started by a plain go statement, or by
 // whatever else runs in parallel.
 func (c *Controller) findEscapes() *Failure {
-	if c.goroutinesCreated()-c.created <= uint64(c.workers)+c.relays.Load()+janitors.Load()-c.janitor {
+	c.end = window{c.goroutinesCreated(), janitors.Load()}
+	if c.end.created-c.created <= uint64(c.workers)+c.relays.Load()+c.end.janitors-c.janitor {
 		return nil
 	}
 	for attempt := 0; ; attempt++ {
