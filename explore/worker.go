@@ -176,7 +176,8 @@ var execMu sync.Mutex
 // Execute runs one execution, as sched.Run does, never at the same time as
 // another started through Execute in the same process: package-level state
 // is never shared by two executions at once, whichever tests run in
-// parallel. Exploration, minimization and replays all run through it. An
+// parallel. Minimization and replays run through it, and the executions of
+// an exploration's chunks hold its lock in the same way (runChunk). An
 // execution started from inside another (a test of a test) runs at once.
 func Execute(body func(), s sched.Strategy, opts sched.Options) *sched.Result {
 	if _, nested := gls.Get().(*sched.G); !nested {
