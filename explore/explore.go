@@ -108,7 +108,9 @@ type Config struct {
 	// Executed, if set, sees every execution the calling process runs
 	// (not those of worker processes), in the calling process. The Result
 	// is valid during the call only: the memory of an execution that is
-	// not a Finding serves the next one (see sched.Result.Release).
+	// not a Finding serves the next one (see sched.Result.Release). It is
+	// called on a goroutine of weft's own, between two executions (see
+	// sched.RunSequence): it must not start goroutines that outlive it.
 	Executed func(i int, r *sched.Result)
 	// Options configure every execution.
 	Options sched.Options

@@ -25,7 +25,10 @@ import (
 // another worker, the relay, carries the sequence on: when the watchdog
 // abandons an execution, it starts a relay with the execution's Result;
 // when the root exits through runtime.Goexit, its runner starts a relay,
-// which waits for the end of the execution. Which goroutine carries the
+// which waits for the end of the execution; and a runner from which a
+// goroutine escaped an execution (a plain go statement, which inherits its
+// label set and so the identity of whatever root it runs next) hands the
+// sequence to a relay and ends, as Run's worker would be retired. Which goroutine carries the
 // sequence on past an execution is decided once, by Controller.ended: the
 // one that ended it (the runner, or a relay, once the last goroutine
 // exited), or the watchdog that abandoned it.
@@ -132,6 +135,13 @@ func (s *sequence) carry(w *worker, c *Controller, r *Result) (reuse bool) {
 			if r = s.await(c); r == nil {
 				return false // abandoned: the watchdog carries the sequence on
 			}
+			if c.escapedSome {
+				// A goroutine that escaped the execution carries w's
+				// label set, and would take the identity of the next root
+				// w runs: w runs no other (see Controller.result).
+				s.relay(nil, r)
+				return false
+			}
 			since = c.end
 			c = nil
 		default:
@@ -160,9 +170,7 @@ func (s *sequence) root(w *worker, c *Controller, body func()) (alive bool) {
 	defer func() {
 		if !alive {
 			c.relays.Add(1)
-			relay := newWorker()
-			relay.seq, relay.from = s, c
-			relay.wake <- struct{}{}
+			s.relay(c, nil)
 		}
 	}()
 	c.root.w = w
@@ -223,13 +231,19 @@ func (s *sequence) watch() {
 				case c.done <- struct{}{}: // a root that exited waits for it
 				default:
 				}
-				relay := newWorker()
-				relay.seq, relay.res = s, r
-				relay.wake <- struct{}{}
+				s.relay(nil, r)
 			}
 		}
 		s.mu.Unlock()
 	}
+}
+
+// relay starts a worker that carries the sequence on in the caller's
+// place, from execution c or Result r (see carry).
+func (s *sequence) relay(c *Controller, r *Result) {
+	w := newWorker()
+	w.seq, w.from, w.res = s, c, r
+	w.wake <- struct{}{}
 }
 
 // newWorker starts a worker's goroutine, idle: it waits for its wake

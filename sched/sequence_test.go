@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/weftdev/weft/explore"
+	"github.com/weftdev/weft/internal/gls"
 	"github.com/weftdev/weft/sched"
 	"github.com/weftdev/weft/sim"
 )
@@ -167,4 +168,33 @@ func TestSequenceGoroutines(t *testing.T) {
 		}
 	}
 	t.Fatalf("goroutines seen by Run's execution, then the sequence's: %v", counts)
+}
+
+// A goroutine started with a plain go statement inherits the label set,
+// and so the identity, of the worker it was started from: after an
+// execution it escaped, the sequence's next root runs elsewhere, and the
+// escaped goroutine does not take its identity.
+func TestSequenceEscapedGoroutineKeepsNoIdentity(t *testing.T) {
+	release, seen := make(chan struct{}), make(chan any)
+	var root, escaped any
+	bodies := []func(){
+		func() {
+			go func() { // escapes, and outlives the execution
+				<-release
+				seen <- gls.Get()
+			}()
+		},
+		func() {
+			root = sched.Current()
+			close(release) // a short wait outside weft, well under the block timeout
+			escaped = <-seen
+		},
+	}
+	got := sequence(t, bodies, func(i int) sched.Strategy { return explore.RandomWalk(uint64(i)) }, sched.Options{})
+	if !strings.HasPrefix(got[0].failure, "escape") {
+		t.Errorf("the first execution failed with %q, want an escape", got[0].failure)
+	}
+	if root == nil || escaped == root {
+		t.Fatal("the escaped goroutine took the identity of the next execution's root")
+	}
 }
