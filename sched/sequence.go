@@ -149,9 +149,10 @@ func (s *sequence) carry(w *worker, c *Controller, r *Result) (reuse bool) {
 			since = window{}
 			body := s.body
 			s.body, s.strategy = nil, nil
+			c.root.w = w // before the watchdog sees c
 			s.cur.Store(c)
 			s.n.Add(1)
-			if !s.root(w, c, body) {
+			if !s.root(c, body) {
 				return false // the root's worker died: a relay carries the sequence on
 			}
 			if c.abandoned.Load() {
@@ -161,19 +162,19 @@ func (s *sequence) carry(w *worker, c *Controller, r *Result) (reuse bool) {
 	}
 }
 
-// root runs body as the root of execution c, on the calling goroutine, w's.
-// If the root exits through runtime.Goexit, which ends the goroutine, it
-// starts a relay that waits for the execution's end in its place.
+// root runs body as the root of execution c, on the calling goroutine
+// (c.root.w's). If the root exits through runtime.Goexit, which ends the
+// goroutine, it starts a relay that waits for the execution's end in its
+// place.
 //
 //go:norace
-func (s *sequence) root(w *worker, c *Controller, body func()) (alive bool) {
+func (s *sequence) root(c *Controller, body func()) (alive bool) {
 	defer func() {
 		if !alive {
 			c.relays.Add(1)
 			s.relay(c, nil)
 		}
 	}()
-	c.root.w = w
 	c.goroutine(c.root, body)
 	return true
 }
