@@ -28,10 +28,10 @@ import (
 // which waits for the end of the execution; and a runner from which a
 // goroutine escaped an execution (a plain go statement, which inherits its
 // label set and so the identity of whatever root it runs next) hands the
-// sequence to a relay and ends, as Run's worker would be retired. Which goroutine carries the
-// sequence on past an execution is decided once, by Controller.ended: the
-// one that ended it (the runner, or a relay, once the last goroutine
-// exited), or the watchdog that abandoned it.
+// sequence to a relay and ends, as Run's worker would be retired. Which
+// goroutine carries the sequence on past an execution is decided once, by
+// Controller.ended: the one that ended it (the runner, or a relay, once
+// the last goroutine exited), or the watchdog that abandoned it.
 //
 // Under the race detector, RunSequence runs each execution with Run, on
 // the caller: a runner would be a goroutine reused by the roots of
