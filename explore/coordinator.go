@@ -40,6 +40,7 @@ type coordinator struct {
 	pending   map[int]outcome // finished chunks above the committed prefix, by Start
 	committed int             // the executions below it are final
 	prefix    int             // the most decisions among them
+	events    int             // the events of the chunks handed out and finished (Config.Events)
 	running   int             // chunks handed out and not finished
 	judging   bool            // Accept is running
 	done      bool
@@ -378,6 +379,11 @@ func (co *coordinator) nextChunk(size int) (Chunk, bool) {
 		return Chunk{}, false
 	}
 	c := Chunk{Start: co.next, Count: min(size, stop-co.next)}
+	if co.cfg.Events > 0 {
+		if c.Events = co.cfg.Events - co.events; c.Events <= 0 {
+			return Chunk{}, false
+		}
+	}
 	co.next += c.Count
 	return co.assign(c, false), true
 }
@@ -431,6 +437,13 @@ func (co *coordinator) finish(c Chunk, r ChunkResult) {
 	defer co.mu.Unlock()
 	co.running--
 	co.ran += r.Ran
+	co.events += r.Events
+	if c.Events > 0 && r.Events >= c.Events {
+		// The events budget ended in this chunk: its executions are the
+		// last that run.
+		co.limit = min(co.limit, c.Start+r.Ran)
+		c.Count = r.Ran
+	}
 	if r.Ran == 0 {
 		co.push(c)
 	} else {

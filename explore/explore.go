@@ -65,6 +65,12 @@ type Config struct {
 	Depth      int           // PCT's bug depth; 0 means DefaultDepth
 	Iterations int           // executions at most; 0: no limit (set Duration)
 	Duration   time.Duration // wall time at most; 0: no limit
+	// Events bounds the exploration in events (sched.Result.Steps): no
+	// execution starts once those before it ran this many, the first
+	// always runs. 0: no limit. With one worker the executions that run
+	// depend on nothing but the seeds, unlike Duration's: an execution's
+	// events are the same on every machine.
+	Events int
 	// Lag is the largest lag an execution draws (see WithLag); 0 means
 	// DefaultLag, and a negative value fires timers only when they are due.
 	Lag time.Duration
@@ -194,8 +200,8 @@ func Run(body func(), cfg Config) (Summary, error) {
 	if _, err := New(cfg.Strategy, 0, cfg.Depth, 1); err != nil {
 		return Summary{}, err
 	}
-	if cfg.Iterations <= 0 && cfg.Duration <= 0 {
-		return Summary{}, fmt.Errorf("explore: no budget: set Iterations or Duration")
+	if cfg.Iterations <= 0 && cfg.Duration <= 0 && cfg.Events <= 0 {
+		return Summary{}, fmt.Errorf("explore: no budget: set Iterations, Duration or Events")
 	}
 	if cfg.Shards > 1 && (cfg.Shard < 0 || cfg.Shard >= cfg.Shards) {
 		return Summary{}, fmt.Errorf("explore: shard %d of %d: want 0 to %d", cfg.Shard, cfg.Shards, cfg.Shards-1)

@@ -32,6 +32,10 @@ type Chunk struct {
 	// with each execution it runs, as one sequential exploration would.
 	Estimate int
 	Deadline time.Time // zero: none
+	// Events is what is left of Config.Events: no execution of the chunk
+	// starts once those before it in the chunk ran this many events, the
+	// first always runs. 0: no limit.
+	Events int
 	// Hashes asks for the hash of every execution in ChunkResult.Hashes.
 	Hashes bool
 
@@ -68,6 +72,7 @@ func (p Plan) seed(i int) uint64 {
 type ChunkResult struct {
 	Ran       int // executions run, from Start
 	Decisions int // the most decisions of one of them
+	Events    int // the events of all of them (sched.Result.Steps)
 	// UsedEstimate reports that one of them ran PCT, whose execution
 	// depends on Estimate: a chunk run with another estimate than the
 	// sequential exploration's must run again.
@@ -98,7 +103,7 @@ func runChunk(body func(), c Chunk, executed func(int, *sched.Result)) ChunkResu
 	_, nested := gls.Get().(*sched.G)
 	k := 0 // the chunk's executions given to the sequence
 	next := func() (func(), sched.Strategy, sched.Options, bool) {
-		if k == c.Count || !c.Deadline.IsZero() && time.Now().After(c.Deadline) {
+		if k == c.Count || !c.Deadline.IsZero() && time.Now().After(c.Deadline) || c.Events > 0 && res.Events >= c.Events {
 			return nil, nil, sched.Options{}, false
 		}
 		if !nested {
@@ -119,6 +124,7 @@ func runChunk(body func(), c Chunk, executed func(int, *sched.Result)) ChunkResu
 		}
 		res.UsedEstimate = res.UsedEstimate || usesPCT(c.Plan.Strategy, c.Plan.seed(i))
 		res.Decisions = max(res.Decisions, r.Decisions)
+		res.Events += r.Steps
 		if c.Hashes {
 			res.Hashes = append(res.Hashes, r.Hash)
 		}

@@ -319,8 +319,8 @@ func logOutcome(t *testing.T, cfg *config, x exploration, elapsed time.Duration,
 			t.Logf("weft: no failure in %d executions, %s (strategy %s, seed %#x, %s)",
 				x.executions, elapsed.Round(time.Millisecond), cfg.strategy, cfg.seed, workersOf(cfg, len(x.lost)))
 		} else if x.executions < cfg.iterations {
-			t.Logf("weft: no failure in %d of %d executions: plain go test explores a test for %v at most (-explore explores on)",
-				x.executions, cfg.iterations, cfg.plainTime)
+			t.Logf("weft: no failure in %d of %d executions: plain go test explores a test for %v or %d events at most (-explore explores on)",
+				x.executions, cfg.iterations, cfg.plainTime, cfg.plainEvents)
 		}
 	case cfg.cont:
 		t.Logf("weft: %d distinct failures in %d executions, %s (%d more failures repeated them or saved schedules)",

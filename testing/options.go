@@ -17,7 +17,8 @@ import (
 type Option func(*config)
 
 // Iterations sets the executions of plain go test's exploration (default
-// 100, or fewer if they take more than 10 seconds), and of Find.
+// 100, or fewer if they run more than 2^19 events or take more than 10
+// seconds), and of Find.
 // A property test (Property) runs at most n cases.
 func Iterations(n int) Option { return func(c *config) { c.iterations, c.iterSet = n, true } }
 
@@ -73,6 +74,7 @@ type config struct {
 	iterations   int
 	iterSet      bool          // Iterations was given
 	plainTime    time.Duration // plain go test's time bound, without Iterations
+	plainEvents  int           // plain go test's events bound, without Iterations
 	strategy     string
 	depth        int
 	seed         uint64
@@ -119,6 +121,17 @@ const defaultIterations = 100
 // fewer on a slow one; the first always runs.
 const plainTime = 10 * time.Second
 
+// plainEvents bounds plain go test's exploration of a test in events, when
+// Iterations was not given: a test whose executions run thousands of
+// goroutines (40,000 events for 8,000 that each sleep and call Done) would
+// otherwise run a hundred times what go test runs once, the executions
+// costing the same per event as small ones. About half a second at the
+// 0.5–1.4 µs an event costs on 2 cores; a test of up to 5,242 events an
+// execution runs its 100. Unlike plainTime, the bound does not depend on
+// the machine: the executions that run are the same on every one. The
+// first always runs.
+const plainEvents = 1 << 19
+
 func newConfig(name string, opts []Option, useFlags bool) (*config, error) {
 	c := defaultConfig(name)
 	for _, o := range opts {
@@ -149,6 +162,7 @@ func defaultConfig(name string) *config {
 		name:         name,
 		iterations:   defaultIterations,
 		plainTime:    plainTime,
+		plainEvents:  plainEvents,
 		strategy:     explore.DefaultStrategy,
 		depth:        explore.DefaultDepth,
 		maxSteps:     sched.DefaultMaxSteps,
@@ -278,7 +292,7 @@ func (c *config) exploreConfig() explore.Config {
 	} else {
 		ec.Iterations, ec.Workers = c.iterations, 1
 		if !c.iterSet {
-			ec.Duration = c.plainTime
+			ec.Duration, ec.Events = c.plainTime, c.plainEvents
 		}
 	}
 	return ec
