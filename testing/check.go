@@ -27,8 +27,9 @@ import (
 // subtest fails if the execution fails, so a saved schedule is a regression
 // test that passes once the bug is fixed. Then, in a subtest named explore,
 // it explores: with -explore until a failure or the budget ends, otherwise a
-// small exploration (Iterations, default 100) with seeds derived from the
-// test's name, deterministic from run to run.
+// small exploration (Iterations, default 100, fewer past 2^19 events or 10
+// seconds) with seeds derived from the test's name, deterministic from run
+// to run.
 //
 // A failing execution is minimized, verified, saved and reported: the
 // failure, a timeline around each preemption, the preemption count before

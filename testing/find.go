@@ -56,11 +56,11 @@ type Finding struct {
 
 // Find explores body as Check would, without a *testing.T and without
 // saving anything: it returns the minimized failure, or nil if every
-// execution of the budget (Iterations, default 100) passed. A failing
-// execution that does not replay identically does not end the
-// exploration; if no failure replays, Find returns the first one, with
-// Nondeterminism set. Flags are not consulted. Tests of weft itself, and
-// tools, use it.
+// execution of the budget (Iterations, default 100, fewer past 2^19 events
+// or 10 seconds) passed. A failing execution that does not replay
+// identically does not end the exploration; if no failure replays, Find
+// returns the first one, with Nondeterminism set. Flags are not consulted.
+// Tests of weft itself, and tools, use it.
 func Find(body func(*T), opts ...Option) (*Finding, error) {
 	cfg, err := newConfig("Find", opts, false)
 	if err != nil {
