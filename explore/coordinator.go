@@ -378,12 +378,10 @@ func (co *coordinator) nextChunk(size int) (Chunk, bool) {
 	if late || co.next >= stop {
 		return Chunk{}, false
 	}
-	c := Chunk{Start: co.next, Count: min(size, stop-co.next)}
-	if co.cfg.Events > 0 {
-		if c.Events = co.cfg.Events - co.events; c.Events <= 0 {
-			return Chunk{}, false
-		}
+	if co.cfg.Events > 0 && co.events >= co.cfg.Events {
+		return Chunk{}, false
 	}
+	c := Chunk{Start: co.next, Count: min(size, stop-co.next)}
 	co.next += c.Count
 	return co.assign(c, false), true
 }
@@ -417,6 +415,10 @@ func (co *coordinator) assign(c Chunk, late bool) Chunk {
 		c.Deadline = co.overtime
 	}
 	c.Estimate = co.prefix
+	if co.cfg.Events > 0 {
+		// A range run again after a rejected failure is bounded too.
+		c.Events = max(co.cfg.Events-co.events, 1)
+	}
 	for _, o := range co.pending {
 		if o.c.Start < c.Start {
 			c.Estimate = max(c.Estimate, o.r.Decisions)

@@ -103,3 +103,26 @@ func TestEventsOfAnExplorationDoNotGrowWithItsGoroutines(t *testing.T) {
 		t.Logf("n=%d: %d executions, %d events", n, s.Executions, sum)
 	}
 }
+
+// An exploration that goes on past rejected failures keeps to its events
+// budget: the executions after each failure run under what is left of it.
+func TestEventsBoundAnExplorationPastRejectedFailures(t *testing.T) {
+	t.Parallel()
+	const budget = 3000
+	rejected := 0
+	cfg := explore.Config{Seed: 3, Iterations: 10_000, Events: budget, Accept: func(*explore.Finding) bool {
+		rejected++
+		return false
+	}}
+	s, steps := eventsOf(t, ordered, cfg)
+	sum, most := 0, 0
+	for _, n := range steps {
+		sum, most = sum+n, max(most, n)
+	}
+	if rejected == 0 || len(s.Rejected) != rejected {
+		t.Fatalf("%d failures rejected, %d in the summary: want some", rejected, len(s.Rejected))
+	}
+	if sum < budget || sum >= budget+most {
+		t.Fatalf("%d executions ran %d events, budget %d", s.Executions, sum, budget)
+	}
+}
