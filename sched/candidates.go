@@ -209,17 +209,27 @@ func (s *candidates) highest() *G {
 	return (*s.all)[top]
 }
 
+// oldest returns the index of the member that has waited longest, and its
+// since; -1 if there is none.
+//
+//go:norace
+func (s *candidates) oldest() (int32, int) {
+	if s.late != nil {
+		s.update(s.late)
+	}
+	if len(s.active) > 0 {
+		n := s.best()
+		return n.old, n.since
+	}
+	old, since := s.old.best()
+	return old, int(since)
+}
+
 // longest returns the member that has waited longest; nil if there is none.
 //
 //go:norace
 func (s *candidates) longest() *G {
-	if s.late != nil {
-		s.update(s.late)
-	}
-	old, _ := s.old.best()
-	if len(s.active) > 0 {
-		old = s.best().old
-	}
+	old, _ := s.oldest()
 	if old < 0 {
 		return nil
 	}

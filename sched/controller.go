@@ -200,8 +200,12 @@ type Controller struct {
 	strat Strategy
 	obs   Observer // strat, if it observes
 	hz    Horizon  // strat, if it has a horizon
-	opts  Options
-	seq   uint64 // the execution's number in the process
+	// strat, if it prioritizes and the decisions before index steady
+	// may be taken without it (see Prioritizer)
+	prio   Prioritizer
+	steady int
+	opts   Options
+	seq    uint64 // the execution's number in the process
 
 	root       *G
 	all        []*G       // every goroutine, in creation order
@@ -482,6 +486,12 @@ func setup(strategy Strategy, opts Options, since window) *Controller {
 	c.strat = strategy
 	c.obs, _ = strategy.(Observer)
 	c.hz, _ = strategy.(Horizon)
+	c.prio, c.steady = nil, 0
+	if !race.Enabled {
+		// Under the race detector the strategy is asked on its own
+		// goroutine (adviser.go), Steady as well as Next.
+		c.prio, _ = strategy.(Prioritizer)
+	}
 	c.opts = opts
 	c.seq = execSeq.Add(1)
 	c.hash = fnv.Offset

@@ -286,15 +286,9 @@ func (c *Controller) flush() {
 		if int(obj) >= len(c.watchers) {
 			continue
 		}
-		ws := c.watchers[obj][:0]
-		for _, w := range c.watchers[obj] {
-			if w.valid() {
-				ws = append(ws, w)
-				c.recheck(w.g)
-			}
+		if len(c.watchers[obj]) > 0 {
+			c.recheckWatchers(obj)
 		}
-		clear(c.watchers[obj][len(ws):])
-		c.watchers[obj] = ws
 		if int(obj) < len(c.grouped) && len(c.grouped[obj]) > 0 {
 			c.flushGroups(obj)
 		}
@@ -310,6 +304,22 @@ func (c *Controller) flush() {
 		clear(c.unowned[len(ws):])
 		c.unowned = ws
 	}
+}
+
+// recheckWatchers asks again the goroutines registered with obj, dropping
+// the registrations that no longer stand.
+//
+//go:norace
+func (c *Controller) recheckWatchers(obj uint32) {
+	ws := c.watchers[obj][:0]
+	for _, w := range c.watchers[obj] {
+		if w.valid() {
+			ws = append(ws, w)
+			c.recheck(w.g)
+		}
+	}
+	clear(c.watchers[obj][len(ws):])
+	c.watchers[obj] = ws
 }
 
 // verify compares the candidates with what every live goroutine's Waiter
@@ -438,7 +448,9 @@ func (c *Controller) account(g *G) {
 	if progress {
 		g.polls, g.outside = 0, false
 		c.progressed()
-		if g.obj != 0 {
+		// Once is enough: a store's new value (accountSpin) has just
+		// recorded it.
+		if g.obj != 0 && (len(c.dirty) == 0 || c.dirty[len(c.dirty)-1] != g.obj) {
 			c.dirty = append(c.dirty, g.obj)
 		}
 	}
