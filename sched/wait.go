@@ -273,13 +273,15 @@ func (c *Controller) recheck(g *G) {
 //
 //go:norace
 func (c *Controller) flush() {
-	for _, g := range c.woken {
-		if !g.done && g.wait != nil {
-			c.recheck(g)
+	if len(c.woken) > 0 {
+		for _, g := range c.woken {
+			if !g.done && g.wait != nil {
+				c.recheck(g)
+			}
 		}
+		clear(c.woken)
+		c.woken = c.woken[:0]
 	}
-	clear(c.woken)
-	c.woken = c.woken[:0]
 	for len(c.dirty) > 0 {
 		obj := c.dirty[len(c.dirty)-1]
 		c.dirty = c.dirty[:len(c.dirty)-1]
@@ -419,6 +421,9 @@ func (c *Controller) poll(g *G, outside bool) {
 //go:norace
 func (c *Controller) changed() {
 	c.changes++
+	if len(c.stale) == 0 {
+		return // at most events: no clear, no write of the slice
+	}
 	for _, g := range c.stale {
 		g.stale = false
 		c.setFresh(g, g.cand && !g.done)
