@@ -163,14 +163,14 @@ func (s *candidates) at(k int) *G {
 	if len(s.active) > 0 {
 		return s.groupAt(k)
 	}
+	// Without a branch: a random walk's index goes either way at every
+	// level, and a mispredicted branch costs more than the arithmetic.
 	p, left := 1, int32(k)
 	for p < s.size {
-		if c := s.cnt[2*p]; c > left {
-			p = 2 * p
-		} else {
-			left -= c
-			p = 2*p + 1
-		}
+		c := s.cnt[2*p]
+		right := ^((left - c) >> 31) // all ones if left >= c: the right child
+		p = 2*p + int(right&1)
+		left -= c & right
 	}
 	return (*s.all)[p-s.size]
 }
