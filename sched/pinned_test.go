@@ -1,6 +1,7 @@
 package sched_test
 
 import (
+	"fmt"
 	"os"
 	"testing"
 	"time"
@@ -109,6 +110,35 @@ func TestPinnedExecutions(t *testing.T) {
 			}
 			if h != pinned[name] {
 				t.Errorf("%s: executions digest to %#x, pinned %#x: a decision changed", name, h, pinned[name])
+			}
+		}
+	}
+}
+
+// asked hides a strategy's Prioritizer, keeping its Horizon: the
+// controller asks Next at every decision.
+type asked struct {
+	sched.Strategy
+	sched.Horizon
+}
+
+// A Prioritizer's decisions taken by the controller are the ones its Next
+// takes: the same executions, event by event, with the strategy asked at
+// every decision and with the decisions before Steady taken without it.
+func TestPrioritizerDecidesAsNext(t *testing.T) {
+	if _, ok := explore.PCT(0, 3, 100).(sched.Prioritizer); !ok {
+		t.Fatal("PCT is no sched.Prioritizer")
+	}
+	for bname, body := range pinnedBodies {
+		for _, steps := range []int{100, 1 << 20} {
+			for seed := range uint64(20) {
+				s := explore.PCT(seed, 3, steps)
+				direct := summary(sched.Run(body, s, sched.Options{}))
+				s = explore.PCT(seed, 3, steps)
+				viaNext := summary(sched.Run(body, asked{s, s.(sched.Horizon)}, sched.Options{}))
+				if fmt.Sprint(direct) != fmt.Sprint(viaNext) {
+					t.Fatalf("%s, PCT over %d steps, seed %d: %+v, asking Next every time %+v", bname, steps, seed, direct, viaNext)
+				}
 			}
 		}
 	}
