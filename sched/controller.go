@@ -270,6 +270,9 @@ type Controller struct {
 	done      chan struct{}     // sent to when the last goroutine exits (doneChans)
 	drained   chan struct{}     // abandoned: closed when every goroutine but the stuck one exited; made by the watchdog
 
+	// live is seq while the execution runs, for goroutines outside it
+	// (Outside); 0 once its result is taken.
+	live    atomic.Uint64
 	escMu   sync.Mutex // guards escapes: written by goroutines that are not controlled
 	escapes []*Failure
 	// escapedSome: goroutines escaped the execution (its Result's failure
@@ -469,6 +472,7 @@ func Run(body func(), strategy Strategy, opts Options) *Result {
 	c.hz, _ = strategy.(Horizon)
 	c.opts = opts
 	c.seq = execSeq.Add(1)
+	c.live.Store(c.seq)
 	c.hash = fnv.Offset
 	c.epoch = opts.Epoch.Round(0) // wall clock only: virtual times carry no monotonic reading
 	c.done = doneChans.Get().(chan struct{})
@@ -1329,6 +1333,7 @@ func (c *Controller) result() *Result {
 		Elapsed:     time.Duration(c.now),
 		KeptRunning: c.keptRunning,
 	}
+	outside := c.takeOutside()
 	c.escMu.Lock()
 	escapes := c.escapes
 	c.escMu.Unlock()
@@ -1346,6 +1351,14 @@ func (c *Controller) result() *Result {
 		}
 		r.Failure = escapes[0]
 		r.More = append(escapes[1:], r.More...)
+	}
+	if outside != nil {
+		// A goroutine outside the execution changed what it saw: the
+		// root cause of whatever else went wrong, escapes included.
+		if r.Failure != nil {
+			r.More = append([]*Failure{r.Failure}, r.More...)
+		}
+		r.Failure = outside
 	}
 	if c.opts.Digests {
 		r.Digests = make(map[string]Digest, len(c.all))

@@ -37,6 +37,12 @@ const (
 	// least one a write, not ordered by the happens-before edges of the
 	// primitives.
 	Race
+	// Outside: a goroutine outside the execution (started before it, in
+	// plain mode: in init, by an earlier test) used one of the
+	// execution's objects while it ran, in real time and outside every
+	// schedule (see Controller.Outside). Like Blocked, something weft
+	// cannot control, not a bug of the test: it is not replayed.
+	Outside
 )
 
 var kindNames = [...]string{
@@ -48,6 +54,7 @@ var kindNames = [...]string{
 	Blocked:  "blocked",
 	Runaway:  "runaway",
 	Race:     "race",
+	Outside:  "outside",
 }
 
 func (k FailureKind) String() string {
