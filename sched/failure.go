@@ -3,6 +3,7 @@ package sched
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/weftdev/weft/internal/text"
@@ -165,8 +166,12 @@ func (f *Failure) Summary() string {
 	}
 	switch f.Kind {
 	case Deadlock, Leak:
-		parts := make([]string, 0, len(f.Waiting))
-		for _, w := range f.Waiting {
+		parts := make([]string, 0, min(len(f.Waiting), maxSummarized+1))
+		for i, w := range f.Waiting {
+			if i == maxSummarized {
+				parts = append(parts, "and "+strconv.Itoa(len(f.Waiting)-i)+" more")
+				break
+			}
 			parts = append(parts, w.describe())
 		}
 		what := "deadlock: no goroutine can run"
@@ -192,6 +197,10 @@ func (f *Failure) Summary() string {
 	}
 	return b.String()
 }
+
+// maxSummarized bounds the goroutines a summary lists: a leak of 40,000
+// workers is one line of a report, and its Waiting lists them all.
+const maxSummarized = 16
 
 // describe says where the goroutine is, in a summary.
 func (w Waiting) describe() string {
