@@ -1333,7 +1333,7 @@ func (c *Controller) result() *Result {
 		Elapsed:     time.Duration(c.now),
 		KeptRunning: c.keptRunning,
 	}
-	outside := c.takeOutside()
+	outside, reported := c.takeOutside()
 	c.escMu.Lock()
 	escapes := c.escapes
 	c.escMu.Unlock()
@@ -1352,13 +1352,14 @@ func (c *Controller) result() *Result {
 		r.Failure = escapes[0]
 		r.More = append(escapes[1:], r.More...)
 	}
-	if outside != nil {
+	if reported {
 		// A goroutine outside the execution changed what it saw: the
 		// root cause of whatever else went wrong, escapes included.
 		if r.Failure != nil {
 			r.More = append([]*Failure{r.Failure}, r.More...)
 		}
-		r.Failure = outside
+		outside.f.Waiting = c.waitingOn(outside.obj, r.More)
+		r.Failure = outside.f
 	}
 	if c.opts.Digests {
 		r.Digests = make(map[string]Digest, len(c.all))

@@ -90,7 +90,8 @@ type Failure struct {
 	Stack string
 	// Waiting lists the goroutines stuck at a Deadlock or Leak, or the
 	// escaped goroutines of an Escape, or what each goroutine was doing
-	// when a Runaway was stopped.
+	// when a Runaway was stopped, or, for an Outside failure, the
+	// execution's goroutines left waiting on the object used from outside.
 	Waiting []Waiting
 	// Running is set on a Leak of goroutines that kept running after the
 	// test returned (Options.StrictLeaks), rather than blocked for good.

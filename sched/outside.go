@@ -27,7 +27,14 @@ import (
 var outsiders struct {
 	pending atomic.Int64
 	mu      sync.Mutex
-	byExec  map[uint64]*Failure
+	byExec  map[uint64]outsideUse
+}
+
+// An outsideUse is the first use of an execution's object from outside
+// it: the failure, and the object's number.
+type outsideUse struct {
+	f   *Failure
+	obj uint32
 }
 
 // Outside reports that a goroutine outside every execution performed op
@@ -68,9 +75,9 @@ func (c *Controller) Outside(exec uint64, op *Op, obj uint32, what string) bool 
 		return true
 	}
 	if outsiders.byExec == nil {
-		outsiders.byExec = make(map[uint64]*Failure)
+		outsiders.byExec = make(map[uint64]outsideUse)
 	}
-	outsiders.byExec[exec] = f
+	outsiders.byExec[exec] = outsideUse{f, obj}
 	return true
 }
 
@@ -89,19 +96,51 @@ func (t *Timer) Outside(op *Op, what string) bool {
 // takeOutside ends the time in which goroutines outside the execution
 // can report it (Outside), and returns what they reported, or nil. The
 // execution's result calls it, once.
-func (c *Controller) takeOutside() *Failure {
+func (c *Controller) takeOutside() (outsideUse, bool) {
 	c.live.Store(0)
 	if outsiders.pending.Load() == 0 {
-		return nil
+		return outsideUse{}, false
 	}
 	outsiders.mu.Lock()
 	defer outsiders.mu.Unlock()
-	f, ok := outsiders.byExec[c.seq]
+	u, ok := outsiders.byExec[c.seq]
 	if ok {
 		delete(outsiders.byExec, c.seq)
 		outsiders.pending.Add(-1)
 	}
-	return f
+	return u, ok
+}
+
+// maxOutsideWaiting bounds the goroutines an Outside failure lists as
+// waiting on its object.
+const maxOutsideWaiting = 4
+
+// waitingOn lists, for an Outside failure, the goroutines of the
+// execution that the deadlock or leak among its other failures (more)
+// left waiting on object obj: the execution's side of the object, which a
+// goroutine outside it used.
+func (c *Controller) waitingOn(obj uint32, more []*Failure) []Waiting {
+	if obj == 0 {
+		return nil
+	}
+	on := make(map[string]bool)
+	for _, g := range c.all {
+		if g.obj == obj {
+			on[g.id] = true
+		}
+	}
+	var ws []Waiting
+	for _, f := range more {
+		if f.Kind != Deadlock && f.Kind != Leak {
+			continue
+		}
+		for _, w := range f.Waiting {
+			if on[w.Goroutine] && len(ws) < maxOutsideWaiting {
+				ws = append(ws, w)
+			}
+		}
+	}
+	return ws
 }
 
 // outsideFailure describes an outside use of object obj from the stack of

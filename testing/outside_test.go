@@ -23,6 +23,16 @@ type background struct {
 	done chan struct{}
 }
 
+// purger is another, started the way weft test rewrites a go statement
+// in a package's init: with sim.Go, in plain mode, a real goroutine.
+var purger = startPurger()
+
+func startPurger() *background {
+	b := &background{work: make(chan func()), done: make(chan struct{})}
+	sim.Go(func() { b.loop() }) // the purger's go statement
+	return b
+}
+
 func startJanitor() *background {
 	b := &background{work: make(chan func()), done: make(chan struct{})}
 	go b.loop() // the janitor's go statement
@@ -103,9 +113,13 @@ func TestOutsideGoroutineSendingOnAnExecutionsChannelIsReported(t *testing.T) {
 	if !strings.HasSuffix(f.Failure.Site, ":"+outsideLine(t, "the janitor's send")) {
 		t.Errorf("site %s", f.Failure.Site)
 	}
-	// What followed, the worker left waiting, comes after.
+	// What followed, the worker left waiting, comes after; the report
+	// names it as the execution's side of the channel.
 	if len(f.Final.More) == 0 || f.Final.More[0].Kind != sched.Leak {
 		t.Errorf("then: %v", f.Final.More)
+	}
+	if ws := f.Failure.Waiting; len(ws) != 1 || ws[0].Goroutine != "0.1" || ws[0].Op != "Chan.Recv" || !strings.Contains(ws[0].Stack, "outside_test.go") {
+		t.Errorf("waiting on the channel: %+v", ws)
 	}
 }
 
@@ -123,6 +137,25 @@ func TestOutsideGoroutineLockingAnExecutionsMutexIsReported(t *testing.T) {
 	checkOutside(t, f, err, "Mutex.Lock", "sim.Mutex")
 	if !strings.HasSuffix(f.Failure.Site, ":"+outsideLine(t, "the janitor's lock")) {
 		t.Errorf("site %s", f.Failure.Site)
+	}
+}
+
+// A goroutine started by sim.Go has sim.Go for its creator: the report
+// names the function it runs, on the go statement's line.
+func TestOutsideGoroutineStartedBySimGoIsNamed(t *testing.T) {
+	t.Parallel()
+	f, err := weft.Find(func(t *weft.T) {
+		var wg sim.WaitGroup
+		wg.Add(1)
+		purger.do(func() { wg.Add(1) })
+		wg.Done()
+	}, outsideOptions...)
+	if err != nil || f == nil || f.Failure.Kind != sched.Outside {
+		t.Fatalf("got %v, %v", f, err)
+	}
+	want := "running github.com/weftdev/weft/testing_test.startPurger.func1 (outside_test.go:" + outsideLine(t, "the purger's go statement") + ")"
+	if s := f.Failure.Summary(); !strings.Contains(s, "WaitGroup.Add on a sim.WaitGroup") || !strings.Contains(s, want) {
+		t.Errorf("summary without %q:\n%s", want, s)
 	}
 }
 
