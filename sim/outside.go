@@ -21,7 +21,8 @@ import (
 // what plain Go would do but for the execution's side of the object,
 // which weft cannot give it; the goroutine neither crashes nor blocks the
 // process. While no execution runs, the plain paths do not call outside:
-// their cost is one load of gls's counter, which who loaded already.
+// their cost is a second load of gls's counter (who makes the first), and
+// no call.
 //
 // Atomics and Vars are left out: their value is the plain memory in every
 // mode, and a goroutine outside sees and changes it as plain Go does (the
