@@ -276,6 +276,9 @@ type Controller struct {
 	done      chan struct{}     // sent to when the last goroutine exits (doneChans)
 	drained   chan struct{}     // abandoned: closed when every goroutine but the stuck one exited; made by the watchdog
 
+	// live is seq while the execution runs, for goroutines outside it
+	// (Outside); 0 once its result is taken.
+	live    atomic.Uint64
 	escMu   sync.Mutex // guards escapes: written by goroutines that are not controlled
 	escapes []*Failure
 	// escapedSome: goroutines escaped the execution (its Result's failure
@@ -494,6 +497,7 @@ func setup(strategy Strategy, opts Options, since window) *Controller {
 	}
 	c.opts = opts
 	c.seq = execSeq.Add(1)
+	c.live.Store(c.seq)
 	c.hash = fnv.Offset
 	c.epoch = opts.Epoch.Round(0) // wall clock only: virtual times carry no monotonic reading
 	c.done = doneChans.Get().(chan struct{})
@@ -1359,6 +1363,7 @@ func (c *Controller) result() *Result {
 		Elapsed:     time.Duration(c.now),
 		KeptRunning: c.keptRunning,
 	}
+	outside, reported := c.takeOutside()
 	c.escMu.Lock()
 	escapes := c.escapes
 	c.escMu.Unlock()
@@ -1376,6 +1381,15 @@ func (c *Controller) result() *Result {
 		}
 		r.Failure = escapes[0]
 		r.More = append(escapes[1:], r.More...)
+	}
+	if reported {
+		// A goroutine outside the execution changed what it saw: the
+		// root cause of whatever else went wrong, escapes included.
+		if r.Failure != nil {
+			r.More = append([]*Failure{r.Failure}, r.More...)
+		}
+		outside.f.Waiting = c.waitingOn(outside.obj, r.More)
+		r.Failure = outside.f
 	}
 	if c.opts.Digests {
 		r.Digests = make(map[string]Digest, len(c.all))
