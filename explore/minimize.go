@@ -84,8 +84,10 @@ func Minimize(body func(), failing *sched.Result, cfg MinimizeConfig) Minimized 
 	}
 
 	// A goroutine blocked outside weft's control costs a block timeout per
-	// replay, and its schedule is not the cause: keep it as found.
-	if len(best.Schedule) > 0 && failing.Failure.Kind != sched.Blocked && !try(nil) {
+	// replay, and its schedule is not the cause: keep it as found. So is a
+	// goroutine outside the execution, which no replay runs again.
+	uncontrolled := failing.Failure.Kind == sched.Blocked || failing.Failure.Kind == sched.Outside
+	if len(best.Schedule) > 0 && !uncontrolled && !try(nil) {
 		chunk := max(len(best.Schedule)/2, 1)
 		for budget() && len(best.Schedule) > 0 {
 			removed := false
@@ -105,7 +107,7 @@ func Minimize(body func(), failing *sched.Result, cfg MinimizeConfig) Minimized 
 			chunk = max(min(chunk, len(best.Schedule)/2), 1)
 		}
 	}
-	if failing.Failure.Kind != sched.Blocked && best.Schedule.Preemptions() > 0 {
+	if !uncontrolled && best.Schedule.Preemptions() > 0 {
 		search(body, cfg.Options, lagOf(cfg.Lag), len(best.Schedule)-1, budget, func(s sched.Schedule) bool { return try(s) })
 	}
 	m.Result = best

@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"math"
 	"math/rand/v2"
 	"time"
 
@@ -74,6 +75,7 @@ type pct struct {
 	clock   int64 // the clock's priority
 	lag     lag
 	fair    bool // a goroutine starved: the rest is a random walk
+	index   int  // the index of the last decision asked of Next
 
 	// What rng and changes point to, in the strategy: one allocation
 	// instead of four per execution.
@@ -91,6 +93,7 @@ func (p *pct) Spawned(g *sched.G) { g.SetPriority(p.initial()) }
 
 func (p *pct) Next(d *sched.Decision) *sched.G {
 	cur := d.Current
+	p.index = d.Index
 	for i, k := range p.changes {
 		// The points are drawn independently, so which of them comes
 		// first in time, and gets which low priority, is random too.
@@ -117,6 +120,22 @@ func (p *pct) Next(d *sched.Decision) *sched.G {
 }
 
 func (p *pct) Choose(_ *sched.G, n int) int { return p.rng.IntN(n) }
+
+// Steady implements sched.Prioritizer: up to the next change point, unless
+// a goroutine starved, PCT runs the highest priority whenever nothing
+// yields and the clock is not offered.
+func (p *pct) Steady() int {
+	if p.fair {
+		return 0
+	}
+	next := math.MaxInt
+	for _, k := range p.changes {
+		if k > p.index {
+			next = min(next, k)
+		}
+	}
+	return next
+}
 
 // Horizon implements sched.Horizon (see randomWalk.Horizon).
 func (p *pct) Horizon() time.Duration { return time.Duration(p.lag) }

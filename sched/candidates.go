@@ -163,14 +163,14 @@ func (s *candidates) at(k int) *G {
 	if len(s.active) > 0 {
 		return s.groupAt(k)
 	}
+	// Without a branch: a random walk's index goes either way at every
+	// level, and a mispredicted branch costs more than the arithmetic.
 	p, left := 1, int32(k)
 	for p < s.size {
-		if c := s.cnt[2*p]; c > left {
-			p = 2 * p
-		} else {
-			left -= c
-			p = 2*p + 1
-		}
+		c := s.cnt[2*p]
+		right := ^((left - c) >> 31) // all ones if left >= c: the right child
+		p = 2*p + int(right&1)
+		left -= c & right
 	}
 	return (*s.all)[p-s.size]
 }
@@ -209,17 +209,27 @@ func (s *candidates) highest() *G {
 	return (*s.all)[top]
 }
 
+// oldest returns the index of the member that has waited longest, and its
+// since; -1 if there is none.
+//
+//go:norace
+func (s *candidates) oldest() (int32, int) {
+	if s.late != nil {
+		s.update(s.late)
+	}
+	if len(s.active) > 0 {
+		n := s.best()
+		return n.old, n.since
+	}
+	old, since := s.old.best()
+	return old, int(since)
+}
+
 // longest returns the member that has waited longest; nil if there is none.
 //
 //go:norace
 func (s *candidates) longest() *G {
-	if s.late != nil {
-		s.update(s.late)
-	}
-	old, _ := s.old.best()
-	if len(s.active) > 0 {
-		old = s.best().old
-	}
+	old, _ := s.oldest()
 	if old < 0 {
 		return nil
 	}

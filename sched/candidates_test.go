@@ -136,4 +136,7 @@ func checkCandidates(t *testing.T, step int, s *candidates, all []*G, member fun
 	if s.highest() != best || s.longest() != oldest {
 		t.Fatalf("step %d: highest %v, longest %v; want %v, %v", step, s.highest(), s.longest(), best, oldest)
 	}
+	if old, since := s.oldest(); oldest != nil && since != oldest.since {
+		t.Fatalf("step %d: oldest is goroutine %d since %d; it waits since %d", step, old, since, oldest.since)
+	}
 }

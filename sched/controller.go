@@ -200,8 +200,12 @@ type Controller struct {
 	strat Strategy
 	obs   Observer // strat, if it observes
 	hz    Horizon  // strat, if it has a horizon
-	opts  Options
-	seq   uint64 // the execution's number in the process
+	// strat, if it prioritizes and the decisions before index steady
+	// may be taken without it (see Prioritizer)
+	prio   Prioritizer
+	steady int
+	opts   Options
+	seq    uint64 // the execution's number in the process
 
 	root       *G
 	all        []*G       // every goroutine, in creation order
@@ -272,6 +276,9 @@ type Controller struct {
 	done      chan struct{}     // sent to when the last goroutine exits (doneChans)
 	drained   chan struct{}     // abandoned: closed when every goroutine but the stuck one exited; made by the watchdog
 
+	// live is seq while the execution runs, for goroutines outside it
+	// (Outside); 0 once its result is taken.
+	live    atomic.Uint64
 	escMu   sync.Mutex // guards escapes: written by goroutines that are not controlled
 	escapes []*Failure
 	// escapedSome: goroutines escaped the execution (its Result's failure
@@ -482,8 +489,15 @@ func setup(strategy Strategy, opts Options, since window) *Controller {
 	c.strat = strategy
 	c.obs, _ = strategy.(Observer)
 	c.hz, _ = strategy.(Horizon)
+	c.prio, c.steady = nil, 0
+	if !race.Enabled {
+		// Under the race detector the strategy is asked on its own
+		// goroutine (adviser.go), Steady as well as Next.
+		c.prio, _ = strategy.(Prioritizer)
+	}
 	c.opts = opts
 	c.seq = execSeq.Add(1)
+	c.live.Store(c.seq)
 	c.hash = fnv.Offset
 	c.epoch = opts.Epoch.Round(0) // wall clock only: virtual times carry no monotonic reading
 	c.done = doneChans.Get().(chan struct{})
@@ -1349,6 +1363,7 @@ func (c *Controller) result() *Result {
 		Elapsed:     time.Duration(c.now),
 		KeptRunning: c.keptRunning,
 	}
+	outside, reported := c.takeOutside()
 	c.escMu.Lock()
 	escapes := c.escapes
 	c.escMu.Unlock()
@@ -1366,6 +1381,15 @@ func (c *Controller) result() *Result {
 		}
 		r.Failure = escapes[0]
 		r.More = append(escapes[1:], r.More...)
+	}
+	if reported {
+		// A goroutine outside the execution changed what it saw: the
+		// root cause of whatever else went wrong, escapes included.
+		if r.Failure != nil {
+			r.More = append([]*Failure{r.Failure}, r.More...)
+		}
+		outside.f.Waiting = c.waitingOn(outside.obj, r.More)
+		r.Failure = outside.f
 	}
 	if c.opts.Digests {
 		r.Digests = make(map[string]Digest, len(c.all))

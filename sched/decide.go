@@ -133,13 +133,15 @@ func (c *Controller) starving() *G {
 	if c.dueSince > 0 && c.steps-c.dueSince > FairBound {
 		return Clock
 	}
-	g := c.cands.longest()
-	if g != nil && g == c.cur.Load() {
-		c.served(g) // the goroutine at the decision has been running
-		g = c.cands.longest()
+	// By index and key: the goroutine that waited longest is most often
+	// not at the decision, nor starving, and its record stays unread.
+	old, since := c.cands.oldest()
+	if cur := c.cur.Load(); old >= 0 && cur != nil && int(old) == cur.idx {
+		c.served(cur) // the goroutine at the decision has been running
+		old, since = c.cands.oldest()
 	}
-	if g != nil && c.steps-g.since > FairBound {
-		return g
+	if old >= 0 && c.steps-since > FairBound {
+		return c.all[old]
 	}
 	return nil
 }
@@ -170,7 +172,8 @@ func (c *Controller) decide(g *G) *G {
 		case c.dueSince == 0:
 			c.dueSince = c.steps
 		}
-		if c.cands.len() == 0 {
+		n := c.cands.len()
+		if n == 0 {
 			if timer && c.rootDone && c.afterFires >= AfterFires {
 				c.keepRunning()
 				return nil
@@ -195,10 +198,12 @@ func (c *Controller) decide(g *G) *G {
 		offer := timer && (in <= 0 || sub == 0 && (c.hz == nil || in <= c.horizon()))
 		var next *G
 		switch {
-		case c.cands.len() == 1 && !offer && len(c.stale) == 0:
+		case n == 1 && !offer && len(c.stale) == 0:
 			next = def
 		case c.overran:
 			next = c.unexplored(def)
+		case c.decisions+1 < c.steady && !offer && sub == 0 && !g.yield && c.starving() == nil:
+			next = c.highest(g, def)
 		default:
 			next = c.consult(g, def, sub, offer, in)
 		}
@@ -243,6 +248,9 @@ func (c *Controller) consult(g, def *G, sub int, timer bool, in time.Duration) *
 	d.Current, d.Default, d.c = g, def, c
 	d.Yield, d.Step, d.Index, d.Sub, d.Timer, d.TimerIn = g.yield, c.steps, c.decisions, sub, timer, in
 	next := c.next(d)
+	if c.prio != nil {
+		c.steady = c.prio.Steady()
+	}
 	switch {
 	case next == Clock:
 		if !timer {
@@ -252,18 +260,38 @@ func (c *Controller) consult(g, def *G, sub int, timer bool, in time.Duration) *
 		panic("weft: strategy chose a goroutine that is not enabled")
 	}
 	if next != def {
-		op := g.op
-		if g.done {
-			op = opExit
-		}
-		to := int32(-2) // the clock
-		if next != Clock {
-			to = int32(next.idx)
-		}
-		preempt := d.CanContinue() && (next == Clock && in > 0 || next != Clock && next != g)
-		c.choices.add(choice{g: int32(g.idx), n: int32(g.n), sub: int32(sub), kind: RunChoice, op: op.id, next: to, preempt: preempt})
+		c.chose(g, next, sub, d.CanContinue() && (next == Clock && in > 0 || next != Clock && next != g))
 	}
 	return next
+}
+
+// highest is the decision of a Prioritizer that Next need not be asked:
+// the candidate of highest priority, recorded as consult records it.
+//
+//go:norace
+func (c *Controller) highest(g, def *G) *G {
+	c.decisions++
+	next := c.cands.highest()
+	if next != def {
+		c.chose(g, next, 0, !g.done && g.enabled() && next != g)
+	}
+	return next
+}
+
+// chose records the choice of next, which departs from the default
+// policy, at g's event: preempt says it preempts g.
+//
+//go:norace
+func (c *Controller) chose(g, next *G, sub int, preempt bool) {
+	op := g.op
+	if g.done {
+		op = opExit
+	}
+	to := int32(-2) // the clock
+	if next != Clock {
+		to = int32(next.idx)
+	}
+	c.choices.add(choice{g: int32(g.idx), n: int32(g.n), sub: int32(sub), kind: RunChoice, op: op.id, next: to, preempt: preempt})
 }
 
 // defaultNext is the default policy: a due timer fires; otherwise g

@@ -3,6 +3,7 @@ package sched
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/weftdev/weft/internal/text"
@@ -37,6 +38,12 @@ const (
 	// least one a write, not ordered by the happens-before edges of the
 	// primitives.
 	Race
+	// Outside: a goroutine outside the execution (started before it, in
+	// plain mode: in init, by an earlier test) used one of the
+	// execution's objects while it ran, in real time and outside every
+	// schedule (see Controller.Outside). Like Blocked, something weft
+	// cannot control, not a bug of the test: it is not replayed.
+	Outside
 )
 
 var kindNames = [...]string{
@@ -48,6 +55,7 @@ var kindNames = [...]string{
 	Blocked:  "blocked",
 	Runaway:  "runaway",
 	Race:     "race",
+	Outside:  "outside",
 }
 
 func (k FailureKind) String() string {
@@ -82,7 +90,8 @@ type Failure struct {
 	Stack string
 	// Waiting lists the goroutines stuck at a Deadlock or Leak, or the
 	// escaped goroutines of an Escape, or what each goroutine was doing
-	// when a Runaway was stopped.
+	// when a Runaway was stopped, or, for an Outside failure, the
+	// execution's goroutines left waiting on the object used from outside.
 	Waiting []Waiting
 	// Running is set on a Leak of goroutines that kept running after the
 	// test returned (Options.StrictLeaks), rather than blocked for good.
@@ -158,8 +167,12 @@ func (f *Failure) Summary() string {
 	}
 	switch f.Kind {
 	case Deadlock, Leak:
-		parts := make([]string, 0, len(f.Waiting))
-		for _, w := range f.Waiting {
+		parts := make([]string, 0, min(len(f.Waiting), maxSummarized+1))
+		for i, w := range f.Waiting {
+			if i == maxSummarized {
+				parts = append(parts, "and "+strconv.Itoa(len(f.Waiting)-i)+" more")
+				break
+			}
 			parts = append(parts, w.describe())
 		}
 		what := "deadlock: no goroutine can run"
@@ -185,6 +198,10 @@ func (f *Failure) Summary() string {
 	}
 	return b.String()
 }
+
+// maxSummarized bounds the goroutines a summary lists: a leak of 40,000
+// workers is one line of a report, and its Waiting lists them all.
+const maxSummarized = 16
 
 // describe says where the goroutine is, in a summary.
 func (w Waiting) describe() string {

@@ -38,3 +38,19 @@ type Horizon interface {
 type Observer interface {
 	Ran(g *G)
 }
+
+// A Prioritizer is a Strategy that, at most decisions, runs the candidate
+// of highest priority (Decision.Highest) and changes nothing else: at the
+// decisions before the index Steady returns, wherever the goroutine at the
+// decision does not yield, the Clock is not offered (Decision.Timer is
+// false), it is the first decision of its event (Sub is 0), and no
+// candidate starves (Decision.Starving is nil). The controller takes those
+// decisions itself without asking Next, as Next would: an event of PCT's
+// costs a quarter less.
+type Prioritizer interface {
+	// Steady returns the index (Decision.Index) of the first decision
+	// after the last one asked of Next that Next must be asked even under
+	// the conditions above; 0 if every one must be. It is asked after
+	// every call to Next.
+	Steady() int
+}

@@ -273,28 +273,24 @@ func (c *Controller) recheck(g *G) {
 //
 //go:norace
 func (c *Controller) flush() {
-	for _, g := range c.woken {
-		if !g.done && g.wait != nil {
-			c.recheck(g)
+	if len(c.woken) > 0 {
+		for _, g := range c.woken {
+			if !g.done && g.wait != nil {
+				c.recheck(g)
+			}
 		}
+		clear(c.woken)
+		c.woken = c.woken[:0]
 	}
-	clear(c.woken)
-	c.woken = c.woken[:0]
 	for len(c.dirty) > 0 {
 		obj := c.dirty[len(c.dirty)-1]
 		c.dirty = c.dirty[:len(c.dirty)-1]
 		if int(obj) >= len(c.watchers) {
 			continue
 		}
-		ws := c.watchers[obj][:0]
-		for _, w := range c.watchers[obj] {
-			if w.valid() {
-				ws = append(ws, w)
-				c.recheck(w.g)
-			}
+		if len(c.watchers[obj]) > 0 {
+			c.recheckWatchers(obj)
 		}
-		clear(c.watchers[obj][len(ws):])
-		c.watchers[obj] = ws
 		if int(obj) < len(c.grouped) && len(c.grouped[obj]) > 0 {
 			c.flushGroups(obj)
 		}
@@ -310,6 +306,22 @@ func (c *Controller) flush() {
 		clear(c.unowned[len(ws):])
 		c.unowned = ws
 	}
+}
+
+// recheckWatchers asks again the goroutines registered with obj, dropping
+// the registrations that no longer stand.
+//
+//go:norace
+func (c *Controller) recheckWatchers(obj uint32) {
+	ws := c.watchers[obj][:0]
+	for _, w := range c.watchers[obj] {
+		if w.valid() {
+			ws = append(ws, w)
+			c.recheck(w.g)
+		}
+	}
+	clear(c.watchers[obj][len(ws):])
+	c.watchers[obj] = ws
 }
 
 // verify compares the candidates with what every live goroutine's Waiter
@@ -409,6 +421,9 @@ func (c *Controller) poll(g *G, outside bool) {
 //go:norace
 func (c *Controller) changed() {
 	c.changes++
+	if len(c.stale) == 0 {
+		return // at most events: no clear, no write of the slice
+	}
 	for _, g := range c.stale {
 		g.stale = false
 		c.setFresh(g, g.cand && !g.done)
@@ -438,7 +453,9 @@ func (c *Controller) account(g *G) {
 	if progress {
 		g.polls, g.outside = 0, false
 		c.progressed()
-		if g.obj != 0 {
+		// Once is enough: a store's new value (accountSpin) has just
+		// recorded it.
+		if g.obj != 0 && (len(c.dirty) == 0 || c.dirty[len(c.dirty)-1] != g.obj) {
 			c.dirty = append(c.dirty, g.obj)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/weftdev/weft/internal/gls"
 	"github.com/weftdev/weft/internal/race"
 	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
@@ -318,6 +319,9 @@ func (c *Chan[T]) Send(v T) {
 	if c == nil {
 		blockForever()
 	}
+	if gls.Active() {
+		outside(&c.st, opSend, c)
+	}
 	if c.ch == nil {
 		panic("sim: send on a timer's channel")
 	}
@@ -344,6 +348,18 @@ func (c *Chan[T]) RecvOK() (v T, ok bool) {
 	if c == nil {
 		blockForever()
 	}
+	if gls.Active() {
+		// What the plain channel gives at once is no use of the
+		// execution's side: a value sent in plain mode, or its close,
+		// which the execution sees too (see fromPlain). Only a receive
+		// that would wait is, for what the execution might send.
+		select {
+		case v, ok = <-c.rc:
+			return v, ok
+		default:
+			outside(&c.st, opRecv, c)
+		}
+	}
 	v, ok = <-c.rc
 	return v, ok
 }
@@ -361,6 +377,9 @@ func (c *Chan[T]) Close() {
 	}
 	if c == nil {
 		panic("close of nil channel")
+	}
+	if gls.Active() {
+		outside(&c.st, opClose, c)
 	}
 	if c.ch == nil {
 		panic("sim: close of a timer's channel")
@@ -382,6 +401,9 @@ func (c *Chan[T]) Len() int {
 	}
 	if t != nil {
 		return c.recLen(t)
+	}
+	if gls.Active() {
+		outside(&c.st, opLen, c)
 	}
 	return len(c.rc)
 }

@@ -4,6 +4,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/weftdev/weft/internal/gls"
 	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
 )
@@ -78,6 +79,9 @@ func (c *Cond) Wait() {
 		c.L.Lock()
 		return
 	}
+	if gls.Active() {
+		outside(&c.st, opCondWait, c)
+	}
 	c.std().Wait()
 }
 
@@ -98,6 +102,9 @@ func (c *Cond) Signal() {
 		}
 		s.mu.Unlock()
 		return
+	}
+	if gls.Active() {
+		outside(&c.st, opCondSignal, c)
 	}
 	c.std().Signal()
 }
@@ -121,6 +128,9 @@ func (c *Cond) Broadcast() {
 		s.recq = nil
 		s.mu.Unlock()
 		return
+	}
+	if gls.Active() {
+		outside(&c.st, opCondBcast, c)
 	}
 	c.std().Broadcast()
 }

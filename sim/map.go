@@ -5,6 +5,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/weftdev/weft/internal/gls"
 	"github.com/weftdev/weft/internal/race"
 	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
@@ -172,6 +173,9 @@ func (m *Map) Load(key any) (value any, ok bool) {
 		defer s.mu.Unlock()
 		return s.load(key)
 	}
+	if gls.Active() {
+		outside(&m.st, opMapLoad, m)
+	}
 	return m.m.Load(key)
 }
 
@@ -187,6 +191,9 @@ func (m *Map) Store(key, value any) {
 		defer s.mu.Unlock()
 		s.store(key, value)
 		return
+	}
+	if gls.Active() {
+		outside(&m.st, opMapStore, m)
 	}
 	m.m.Store(key, value)
 }
@@ -204,6 +211,9 @@ func (m *Map) LoadOrStore(key, value any) (actual any, loaded bool) {
 		defer s.mu.Unlock()
 		return s.loadOrStore(key, value)
 	}
+	if gls.Active() {
+		outside(&m.st, opMapLoadOrStore, m)
+	}
 	return m.m.LoadOrStore(key, value)
 }
 
@@ -218,6 +228,9 @@ func (m *Map) LoadAndDelete(key any) (value any, loaded bool) {
 		s := m.recLock(t)
 		defer s.mu.Unlock()
 		return s.loadAndDelete(key)
+	}
+	if gls.Active() {
+		outside(&m.st, opMapLoadAndDelete, m)
 	}
 	return m.m.LoadAndDelete(key)
 }
@@ -236,6 +249,9 @@ func (m *Map) Delete(key any) {
 		s.loadAndDelete(key)
 		return
 	}
+	if gls.Active() {
+		outside(&m.st, opMapDelete, m)
+	}
 	m.m.Delete(key)
 }
 
@@ -251,6 +267,9 @@ func (m *Map) Swap(key, value any) (previous any, loaded bool) {
 		defer s.mu.Unlock()
 		return s.swap(key, value)
 	}
+	if gls.Active() {
+		outside(&m.st, opMapSwap, m)
+	}
 	return m.m.Swap(key, value)
 }
 
@@ -265,6 +284,9 @@ func (m *Map) CompareAndSwap(key, old, new any) (swapped bool) {
 		s := m.recLock(t)
 		defer s.mu.Unlock()
 		return s.compareAndSwap(key, old, new)
+	}
+	if gls.Active() {
+		outside(&m.st, opMapCAS, m)
 	}
 	return m.m.CompareAndSwap(key, old, new)
 }
@@ -283,6 +305,9 @@ func (m *Map) CompareAndDelete(key, old any) (deleted bool) {
 		s := m.recLock(t)
 		defer s.mu.Unlock()
 		return s.compareAndDelete(key, old)
+	}
+	if gls.Active() {
+		outside(&m.st, opMapCAD, m)
 	}
 	return m.m.CompareAndDelete(key, old)
 }
@@ -307,6 +332,9 @@ func (m *Map) Range(f func(key, value any) bool) {
 		snap = s.snapshot()
 		s.mu.Unlock()
 	} else {
+		if gls.Active() {
+			outside(&m.st, opMapRange, m)
+		}
 		m.m.Range(f)
 		return
 	}
@@ -329,6 +357,9 @@ func (m *Map) Clear() {
 		defer s.mu.Unlock()
 		s.clear()
 		return
+	}
+	if gls.Active() {
+		outside(&m.st, opMapClear, m)
 	}
 	m.m.Clear()
 }

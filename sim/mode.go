@@ -10,10 +10,11 @@ import (
 )
 
 // object is the per-execution identity every primitive's state embeds:
-// under control, its execution and number; recording, its run and
-// location.
+// under control, its execution, the controller that runs it and its
+// number; recording, its run and location.
 type object struct {
 	exec uint64 // the execution (sched.Controller.Execution)
+	ctl  *sched.Controller
 	id   uint32
 	run  *record.Session
 	loc  *record.Loc
@@ -47,7 +48,8 @@ func newState[S any, P interface {
 		return s, false
 	}
 	s := P(new(S))
-	*s.obj() = object{exec: g.Controller().Execution(), id: g.NewObject()}
+	c := g.Controller()
+	*s.obj() = object{exec: c.Execution(), ctl: c, id: g.NewObject()}
 	*slot = s
 	return s, true
 }

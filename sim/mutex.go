@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/sasha-s/go-deadlock"
+	"github.com/weftdev/weft/internal/gls"
 	"github.com/weftdev/weft/internal/race"
 	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
@@ -108,6 +109,9 @@ func (m *Mutex) Lock() {
 		r.Sync(t, l, sched.ReadWrite, 0)
 		return
 	}
+	if gls.Active() {
+		outside(&m.st, opLock, m)
+	}
 	m.mu.Lock()
 }
 
@@ -129,6 +133,9 @@ func (m *Mutex) TryLock() bool {
 		r.Sync(t, l, sched.ReadWrite, 0)
 		return true
 	}
+	if gls.Active() {
+		outside(&m.st, opTryLock, m)
+	}
 	return m.mu.TryLock()
 }
 
@@ -149,6 +156,9 @@ func (m *Mutex) Unlock() {
 		r.Sync(t, l, sched.Write, 0)
 		s.unlock(t)
 		return
+	}
+	if gls.Active() {
+		outside(&m.st, opUnlock, m)
 	}
 	m.mu.Unlock()
 }

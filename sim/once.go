@@ -59,6 +59,10 @@ func (o *Once) doSlow(f func()) {
 		o.recDo(t, f)
 		return
 	}
+	if gls.Active() && !o.done.Load() {
+		// A Once done in plain mode is done in every execution too.
+		outside(&o.st, opOnce, o)
+	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if !o.done.Load() {

@@ -4,6 +4,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/weftdev/weft/internal/gls"
 	"github.com/weftdev/weft/internal/race"
 	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
@@ -69,6 +70,9 @@ func (rw *RWMutex) Lock() {
 		rw.recLock(t)
 		return
 	}
+	if gls.Active() {
+		outside(&rw.st, opRWLock, rw)
+	}
 	rw.mu.Lock()
 }
 
@@ -90,6 +94,9 @@ func (rw *RWMutex) TryLock() bool {
 		r.Sync(t, l, sched.ReadWrite, 0)
 		return true
 	}
+	if gls.Active() {
+		outside(&rw.st, opRWTryLock, rw)
+	}
 	return rw.mu.TryLock()
 }
 
@@ -103,6 +110,9 @@ func (rw *RWMutex) Unlock() {
 	if t != nil {
 		rw.recUnlock(t)
 		return
+	}
+	if gls.Active() {
+		outside(&rw.st, opRWUnlock, rw)
 	}
 	rw.mu.Unlock()
 }
@@ -129,6 +139,9 @@ func (rw *RWMutex) RLock() {
 		w.wait() // the writer's Unlock admits and reports us
 		return
 	}
+	if gls.Active() {
+		outside(&rw.st, opRLock, rw)
+	}
 	rw.mu.RLock()
 }
 
@@ -149,6 +162,9 @@ func (rw *RWMutex) TryRLock() bool {
 		s.readers++
 		r.Sync(t, l, sched.ReadWrite, 0)
 		return true
+	}
+	if gls.Active() {
+		outside(&rw.st, opTryRLock, rw)
 	}
 	return rw.mu.TryRLock()
 }
@@ -175,6 +191,9 @@ func (rw *RWMutex) RUnlock() {
 		}
 		s.mu.Unlock()
 		return
+	}
+	if gls.Active() {
+		outside(&rw.st, opRUnlock, rw)
 	}
 	rw.mu.RUnlock()
 }

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 
+	"github.com/weftdev/weft/internal/gls"
 	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
 )
@@ -34,6 +35,10 @@ type selectable interface {
 	try(c Case) bool
 	reflectCase(c Case) reflect.SelectCase
 	reflected(c Case, v reflect.Value, ok bool)
+	// outside tells the execution that owns the channel's state, if
+	// one runs, that a goroutine outside it uses the channel (see
+	// outside.go).
+	outside()
 	// controlled returns the case's state in g's execution.
 	controlled(g *sched.G, c Case) controlledCase
 	// recorded returns the case's state in t's run.
@@ -145,6 +150,9 @@ func Select(cases ...Case) int {
 }
 
 func selectPlain(cases []Case, def, channels int) int {
+	if gls.Active() {
+		outsideCases(cases, caseSend) // a send the execution does not see
+	}
 	// Fast path: try the cases without blocking, starting at a random one,
 	// as cheap as a select with a default on each channel.
 	if n := len(cases); n > 0 {
@@ -166,6 +174,9 @@ func selectPlain(cases []Case, def, channels int) int {
 		callFunc(cases[def])
 		return def
 	}
+	if gls.Active() {
+		outsideCases(cases, caseRecv) // a wait for what the execution might send
+	}
 	rcs := make([]reflect.SelectCase, len(cases))
 	for i := range cases {
 		if c := cases[i]; c.ch != nil {
@@ -177,6 +188,18 @@ func selectPlain(cases []Case, def, channels int) int {
 	i, v, ok := reflect.Select(rcs)
 	cases[i].ch.reflected(cases[i], v, ok)
 	return i
+}
+
+// outsideCases tells the executions that own the channels of the cases
+// of direction dir that a goroutine outside them uses the channels, if
+// they run: a Select in plain mode while an execution runs in the
+// process.
+func outsideCases(cases []Case, dir caseDir) {
+	for _, c := range cases {
+		if c.ch != nil && c.dir == dir {
+			c.ch.outside()
+		}
+	}
 }
 
 // callFunc runs the func() of a send or default case.
@@ -319,6 +342,8 @@ func deliverRecv[T any](c Case, v T, ok bool) {
 		f(v, ok)
 	}
 }
+
+func (ch *Chan[T]) outside() { outside(&ch.st, opSelect, ch) }
 
 func (ch *Chan[T]) reflectCase(c Case) reflect.SelectCase { return reflectCaseOf(c, ch.ch, ch.rc) }
 

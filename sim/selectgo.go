@@ -67,6 +67,9 @@ type goCase interface{ goChannel() }
 
 func (*goChan[T]) goChannel() {}
 
+// outside does nothing: a Go channel belongs to no execution.
+func (*goChan[T]) outside() {}
+
 func (ch *goChan[T]) try(c Case) bool {
 	if c.dir == caseSend {
 		select {

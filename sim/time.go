@@ -4,6 +4,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/weftdev/weft/internal/gls"
 	"github.com/weftdev/weft/internal/race"
 	"github.com/weftdev/weft/sched"
 )
@@ -152,6 +153,7 @@ func (t *Timer) Stop() bool {
 	if t.ctl != nil {
 		g := current()
 		if g == nil {
+			t.outside(opTimerStop)
 			return false
 		}
 		g.Step(opTimerStop, 0, nil)
@@ -173,6 +175,7 @@ func (t *Timer) Reset(d time.Duration) bool {
 	if t.ctl != nil {
 		g := current()
 		if g == nil {
+			t.outside(opTimerReset)
 			return false
 		}
 		g.Step(opTimerReset, 0, nil)
@@ -187,6 +190,16 @@ func (t *Timer) Reset(d time.Duration) bool {
 		return t.rec.reset(recording(), d)
 	}
 	return t.plain.Reset(d)
+}
+
+// outside tells the execution of a controlled timer, if it still runs,
+// that a goroutine outside it stopped or reset the timer (see outside.go):
+// the call does nothing and reports false, as for a timer of an execution
+// that is over.
+func (t *Timer) outside(op *sched.Op) {
+	if gls.Active() {
+		t.ctl.Outside(op, "*sim.Timer")
+	}
 }
 
 // drain discards a fired value that was not received, as Go 1.23's Stop and
@@ -259,6 +272,8 @@ func (tk *Ticker) Stop() {
 	if tk.ctl != nil {
 		if g := current(); g != nil {
 			tk.stopControlled(g)
+		} else if gls.Active() {
+			tk.ctl.Outside(opTimerStop, "*sim.Ticker")
 		}
 		return
 	}
@@ -277,6 +292,8 @@ func (tk *Ticker) Reset(d time.Duration) {
 	if tk.ctl != nil {
 		if g := current(); g != nil {
 			tk.resetControlled(g, d)
+		} else if gls.Active() {
+			tk.ctl.Outside(opTimerReset, "*sim.Ticker")
 		}
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/weftdev/weft/internal/gls"
 	"github.com/weftdev/weft/internal/race"
 	"github.com/weftdev/weft/sched"
 )
@@ -65,6 +66,9 @@ func (wg *WaitGroup) add(op *sched.Op, delta int) {
 		s.mu.Unlock()
 		return
 	}
+	if gls.Active() {
+		outside(&wg.st, op, wg)
+	}
 	wg.wg.Add(delta)
 }
 
@@ -88,6 +92,9 @@ func (wg *WaitGroup) Wait() {
 		s.mu.Unlock()
 		w.wait()
 		return
+	}
+	if gls.Active() {
+		outside(&wg.st, opWGWait, wg)
 	}
 	wg.wg.Wait()
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/weftdev/weft/internal/text"
+	"github.com/weftdev/weft/sched"
 )
 
 // Confirmation in a fresh process. A test that keeps state from one run to
@@ -82,6 +83,20 @@ func failureLine(out string) string {
 func differsNote(fresh string) string {
 	return fmt.Sprintf("  in a fresh process, as go test will follow it, this schedule fails otherwise: %s; the failure above came from state that earlier executions left in the process",
 		text.OrDash(fresh))
+}
+
+// outsideFresh reports whether a fresh process's failure line is an
+// Outside failure: a goroutine outside the execution used its objects,
+// which no replay shows again.
+func outsideFresh(fresh string) bool {
+	return strings.HasPrefix(fresh, sched.Outside.String()+" ")
+}
+
+// outsideFreshError says why a failure whose fresh process failed as
+// Outside is not saved: neither failure is one a replay shows.
+func outsideFreshError(fresh string) error {
+	return fmt.Errorf("in a fresh process, as go test will follow it, the schedule fails otherwise: %s; "+
+		"the failure above came from state that earlier executions left in the process, and the fresh process's from a goroutine outside the execution, which weft does not run", fresh)
 }
 
 // savedAs begins the line of a followed schedule's report that names the

@@ -42,7 +42,10 @@ type Finding struct {
 	Unlisted int
 	// Logs are the messages the body logged in the final execution.
 	Logs []string
-	// Entry is the corpus entry to save.
+	// Entry is the corpus entry to save. A failure weft cannot replay has
+	// none: a crash, one that did not replay identically, and an Outside
+	// failure (a goroutine outside the execution used its objects), which
+	// is reported as found.
 	Entry *corpus.Entry
 	// Recorded describes the recorded free run the failure came from, for
 	// findings of -record and RecordRuns; nil for explored ones.
@@ -172,9 +175,15 @@ func judge(body func(*T), cfg *config, found *explore.Finding, executions int) *
 			Message: fmt.Sprintf("the worker process running the execution %s (%s): %s", what, c.Why, firstLine(c.Output))}
 		return f
 	}
+	f.Failure, f.Final = found.Result.Failure, found.Result
+	if f.Failure.Kind == sched.Outside {
+		// A goroutine outside the execution ran in real time: no replay
+		// shows it again, and the schedule is not the cause. Reported as
+		// found, not minimized, not saved (see Finding.Entry).
+		return f
+	}
 	opts := cfg.schedOptions()
 	plain := wrap(body, cfg, nil)
-	f.Failure, f.Final = found.Result.Failure, found.Result
 	m, err := shrink(plain, found.Result, cfg, opts)
 	if err != nil {
 		f.Nondeterminism = err

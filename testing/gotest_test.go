@@ -129,6 +129,16 @@ func TestGoTest(t *testing.T) {
 		if entries, _ := os.ReadDir(filepath.Join(dir, "rerun", "testdata", "weft", "TestClosesPool")); len(entries) > 0 {
 			t.Fatalf("a failure a fresh process does not reproduce was saved: %v", entries)
 		}
+		// A fresh process whose execution a goroutine outside it
+		// touched: neither failure replays, nothing is saved.
+		ok, out = goTest(t, dir, "./rerun", "-run", "TestFreshRunTouchedFromOutside")
+		if ok || !strings.Contains(out, "the pool is closed") || !strings.Contains(out, "the schedule fails otherwise: outside at rerun_test.go:") ||
+			!strings.Contains(out, "not saved") {
+			t.Fatalf("go test:\n%s", out)
+		}
+		if entries, _ := os.ReadDir(filepath.Join(dir, "rerun", "testdata", "weft", "TestFreshRunTouchedFromOutside")); len(entries) > 0 {
+			t.Fatalf("a failure whose fresh process a goroutine outside touched was saved: %v", entries)
+		}
 	})
 
 	t.Run("found", func(t *testing.T) {

@@ -30,6 +30,8 @@ func report(f *Finding, cfg *config, saved string, saveErr error) string {
 		fmt.Fprintf(&b, "weft: execution %d (%s) ended its worker process: not saved, as it left no schedule\n", found.Iteration+1, how)
 	case f.Nondeterminism != nil:
 		fmt.Fprintf(&b, "weft: execution %d (%s) failed, but does not replay identically: not saved\n", found.Iteration+1, how)
+	case f.Failure != nil && f.Failure.Kind == sched.Outside:
+		fmt.Fprintf(&b, "weft: execution %d (%s) had its objects used by a goroutine outside it, which weft does not run: not saved, as no replay can show that goroutine again\n", found.Iteration+1, how)
 	default:
 		fmt.Fprintf(&b, "weft: found a failing schedule in execution %d (%s)\n", found.Iteration+1, how)
 	}
@@ -46,6 +48,10 @@ func report(f *Finding, cfg *config, saved string, saveErr error) string {
 		return b.String()
 	}
 	writeFailure(&b, f.Failure, f.Final.More)
+	if f.Failure.Kind == sched.Outside && f.Nondeterminism == nil {
+		writeUnreplayed(&b, f.Unreplayed, f.Unlisted)
+		return b.String()
+	}
 	if f.Nondeterminism != nil {
 		fmt.Fprintf(&b, "  replayed: %v\n", f.Nondeterminism)
 		writeUnreplayed(&b, f.Unreplayed, f.Unlisted)

@@ -5,6 +5,7 @@
 package rerun
 
 import (
+	"os"
 	"testing"
 
 	"github.com/weftdev/weft/sim"
@@ -39,5 +40,42 @@ func TestFirstRunLeaks(t *testing.T) {
 		}
 		never := sim.NewChan[int](0)
 		sim.Go(func() { never.Recv() })
+	})
+}
+
+// janitor is a package-level goroutine started at init, as a library's
+// purge loop is: it runs what it is handed, outside every execution.
+var janitor = func() chan func() {
+	work := make(chan func())
+	go func() {
+		for f := range work {
+			f()
+			work <- nil
+		}
+	}()
+	return work
+}()
+
+var outsideRuns int
+
+// TestFreshRunTouchedFromOutside finds the pool closed in every run after
+// its first, and its first run in the fresh process that confirms that
+// failure (as the long first run of ants' TestAntsPool, whose purge loop
+// wakes) has a mutex of the execution locked by the janitor: neither
+// failure replays, so nothing is saved.
+func TestFreshRunTouchedFromOutside(t *testing.T) {
+	weft.Check(t, func(t *weft.T) {
+		outsideRuns++
+		if outsideRuns > 1 {
+			t.Fatal("the pool is closed")
+		}
+		if os.Getenv("WEFT_CONFIRMING") == "" {
+			return
+		}
+		var mu sim.Mutex
+		mu.Lock()
+		mu.Unlock()
+		janitor <- func() { mu.Lock(); mu.Unlock() }
+		<-janitor
 	})
 }
