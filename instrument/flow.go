@@ -28,6 +28,9 @@ type flow struct {
 	why    map[any]string   // a class's root → why it keeps Go's types
 	owner  map[ast.Node]any // a type expression → the node whose class decides it
 	added  map[any]bool
+	// contents maps a class's root to the node of the values its holders
+	// hold in interfaces (see holders.go).
+	contents map[any]any
 	// conv holds the expressions that flow into a slot of a named channel
 	// type rewritten to a struct, or out of one, with the conversion the
 	// rewrite needs (see named.go).
@@ -44,13 +47,14 @@ type seed struct {
 
 func newFlow(pr *pkgRewriter) *flow {
 	return &flow{
-		pr:     pr,
-		info:   pr.info,
-		parent: map[any]any{},
-		why:    map[any]string{},
-		owner:  map[ast.Node]any{},
-		added:  map[any]bool{},
-		conv:   map[ast.Expr]conversion{},
+		pr:       pr,
+		info:     pr.info,
+		parent:   map[any]any{},
+		why:      map[any]string{},
+		owner:    map[ast.Node]any{},
+		added:    map[any]bool{},
+		contents: map[any]any{},
+		conv:     map[ast.Expr]conversion{},
 	}
 }
 
@@ -79,6 +83,7 @@ func (f *flow) union(a, b any) {
 	if w := f.why[ra]; w != "" && f.why[rb] == "" {
 		f.why[rb] = w
 	}
+	f.mergeContents(ra, rb)
 }
 
 // seed marks x's class raw.
@@ -126,6 +131,10 @@ func (f *flow) add(x any, t types.Type) any {
 	if why := f.pr.seedOf(x); why != "" {
 		f.seed(x, why)
 	}
+	if why := f.pr.contentsSeedOf(x); why != "" {
+		f.seed(f.contentsOf(x), why)
+	}
+	f.contain(x)
 	if t != nil {
 		for _, tn := range namedIn(t) {
 			f.union(x, f.add(tn, nil))
@@ -633,6 +642,7 @@ func (f *flow) build(files []*ast.File) {
 			return true
 		})
 	}
+	f.rawContents()
 }
 
 func (f *flow) assign(n *ast.AssignStmt) {
@@ -753,7 +763,11 @@ func (f *flow) call(c *ast.CallExpr) {
 	}
 	fn := f.pr.callee(c)
 	if fn != nil && replacedCallee(fn) {
+		f.held(c, fn)
 		return
+	}
+	if fn != nil {
+		f.containerRecv(c, fn)
 	}
 	var params *types.Tuple // the callee's own parameters, for a static call
 	if fn != nil {

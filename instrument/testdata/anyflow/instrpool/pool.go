@@ -6,7 +6,11 @@
 // them back (Quiet's user formats them itself).
 package instrpool
 
-import "fmt"
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+)
 
 // Pool runs fn on each argument of Invoke, one at a time.
 type Pool struct {
@@ -77,8 +81,10 @@ func (q *Quiet) Close() { close(q.args) }
 
 // Box holds values of any type, by name and in order, and shows them.
 type Box struct {
-	named map[string]any
-	list  []any
+	named  map[string]any
+	list   []any
+	latest atomic.Value
+	spare  sync.Pool
 }
 
 // Put adds v under k.
@@ -98,3 +104,15 @@ func (b *Box) Last() any { return b.list[len(b.list)-1] }
 
 // String shows the values.
 func (b *Box) String() string { return fmt.Sprint(b.list) }
+
+// Keep keeps v as the latest value, and as a spare.
+func (b *Box) Keep(v any) {
+	b.latest.Store(v)
+	b.spare.Put(v)
+}
+
+// Latest returns the value kept last.
+func (b *Box) Latest() any { return b.latest.Load() }
+
+// Spare returns a value kept, if there is one.
+func (b *Box) Spare() any { return b.spare.Get() }
