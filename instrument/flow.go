@@ -242,13 +242,23 @@ func (f *flow) funcValue(fn *types.Func) any {
 // parameters and results must be there too, or a channel passed as an
 // any through a function value would be asserted back as the other
 // representation.
-func (f *flow) joinSig(x any, sig *types.Signature) {
+func (f *flow) joinSig(x any, sig *types.Signature) { f.joinVars(x, sig, true) }
+
+// joinTypeSig is joinSig for a function type spelled in a type expression
+// (a field's func(chan int)), whose parameters are no variables anyone
+// reads: only those that hold what the rewrite spells join. (An unnamed
+// one is known across packages by its file, line and empty name, which it
+// shares with the unnamed parameters and results of the function whose
+// signature spells it.)
+func (f *flow) joinTypeSig(x any, sig *types.Signature) { f.joinVars(x, sig, false) }
+
+func (f *flow) joinVars(x any, sig *types.Signature, anys bool) {
 	// Not every interface: joining an error result would tie a function's
 	// channels to every error it returns, and a context parameter to every
 	// request, and those reach code weft does not instrument.
 	for _, tup := range []*types.Tuple{sig.Params(), sig.Results()} {
 		for i := range tup.Len() {
-			if v := tup.At(i); f.carries(v.Type()) || holdsAny(v.Type()) {
+			if v := tup.At(i); f.carries(v.Type()) || (anys && holdsAny(v.Type())) {
 				f.union(x, f.add(canon(v), v.Type()))
 			}
 		}

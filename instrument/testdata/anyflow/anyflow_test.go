@@ -79,3 +79,8 @@ func TestBox(t *testing.T) {
 		t.Error("no text")
 	}
 }
+
+// TestRun waits for a function run by another package.
+func TestRun(t *testing.T) {
+	<-instrpool.Run(func() (any, error) { return 1, nil })
+}

@@ -116,3 +116,17 @@ func (b *Box) Latest() any { return b.latest.Load() }
 
 // Spare returns a value kept, if there is one.
 func (b *Box) Spare() any { return b.spare.Get() }
+
+// Run runs fn in a goroutine, and returns a channel closed once it has
+// returned. fn's results reach fmt; the channel, Run's unnamed result on
+// the line that spells fn's unnamed any, need not stay Go's for that.
+func Run(fn func() (any, error)) <-chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		if v, err := fn(); err != nil {
+			panic(fmt.Sprint(v, err))
+		}
+		close(done)
+	}()
+	return done
+}
