@@ -158,10 +158,13 @@ func (pr *pkgRewriter) exportContents() {
 		if w == "" || !ok {
 			continue
 		}
-		if _, dup := why[k]; !dup {
+		old, dup := why[k]
+		if !dup {
 			keys = append(keys, k)
 		}
-		why[k] = w
+		if !dup || w < old {
+			why[k] = w // the same reason whatever the order of the visit
+		}
 	}
 	sort.Slice(keys, func(i, j int) bool {
 		a, b := keys[i], keys[j]
