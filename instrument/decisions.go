@@ -18,10 +18,13 @@ type span struct {
 // two variants is rewritten alike in both, since both read the same
 // decisions. Decisions only grow, which bounds the passes.
 type decisions struct {
-	raw   map[span]string   // expressions whose values keep the standard library's types, and why
-	obj   map[objKey]string // variables, fields, parameters, types that do
-	skip  map[span]string   // sites not rewritten, and why
-	whole map[string]string // files left as they are, and why
+	raw map[span]string   // expressions whose values keep the standard library's types, and why
+	obj map[objKey]string // variables, fields, parameters, types that do
+	// contents are the holders (a sync.Map, a context) whose contents
+	// keep Go's types (see holders.go).
+	contents map[objKey]string
+	skip     map[span]string   // sites not rewritten, and why
+	whole    map[string]string // files left as they are, and why
 	// version counts the decisions about each file, so that a package
 	// whose files gained one is rewritten again.
 	version map[string]int
@@ -29,11 +32,12 @@ type decisions struct {
 
 func newDecisions() *decisions {
 	return &decisions{
-		raw:     map[span]string{},
-		obj:     map[objKey]string{},
-		skip:    map[span]string{},
-		whole:   map[string]string{},
-		version: map[string]int{},
+		raw:      map[span]string{},
+		obj:      map[objKey]string{},
+		contents: map[objKey]string{},
+		skip:     map[span]string{},
+		whole:    map[string]string{},
+		version:  map[string]int{},
 	}
 }
 
@@ -65,6 +69,26 @@ func (d *decisions) addRawObj(k objKey, why string) bool {
 	d.obj[k] = why
 	d.version[k.file]++
 	return true
+}
+
+// addRawContents records that the values held by the object k keep Go's
+// types; it reports whether that is new.
+func (d *decisions) addRawContents(k objKey, why string) bool {
+	if _, ok := d.contents[k]; ok || d.whole[k.file] != "" {
+		return false
+	}
+	d.contents[k] = why
+	d.version[k.file]++
+	return true
+}
+
+// rawContentsWhy returns why the values held by object k keep Go's types,
+// or "".
+func (d *decisions) rawContentsWhy(k objKey) string {
+	if w := d.whole[k.file]; w != "" {
+		return "its file is left as it is (" + w + ")"
+	}
+	return d.contents[k]
 }
 
 // rawObjWhy returns why the values of object k keep Go's types, or "".

@@ -28,6 +28,9 @@ type flow struct {
 	why    map[any]string   // a class's root → why it keeps Go's types
 	owner  map[ast.Node]any // a type expression → the node whose class decides it
 	added  map[any]bool
+	// contents maps a class's root to the node of the values its holders
+	// hold in interfaces (see holders.go).
+	contents map[any]any
 	// conv holds the expressions that flow into a slot of a named channel
 	// type rewritten to a struct, or out of one, with the conversion the
 	// rewrite needs (see named.go).
@@ -44,13 +47,14 @@ type seed struct {
 
 func newFlow(pr *pkgRewriter) *flow {
 	return &flow{
-		pr:     pr,
-		info:   pr.info,
-		parent: map[any]any{},
-		why:    map[any]string{},
-		owner:  map[ast.Node]any{},
-		added:  map[any]bool{},
-		conv:   map[ast.Expr]conversion{},
+		pr:       pr,
+		info:     pr.info,
+		parent:   map[any]any{},
+		why:      map[any]string{},
+		owner:    map[ast.Node]any{},
+		added:    map[any]bool{},
+		contents: map[any]any{},
+		conv:     map[ast.Expr]conversion{},
 	}
 }
 
@@ -79,6 +83,7 @@ func (f *flow) union(a, b any) {
 	if w := f.why[ra]; w != "" && f.why[rb] == "" {
 		f.why[rb] = w
 	}
+	f.mergeContents(ra, rb)
 }
 
 // seed marks x's class raw.
@@ -126,6 +131,10 @@ func (f *flow) add(x any, t types.Type) any {
 	if why := f.pr.seedOf(x); why != "" {
 		f.seed(x, why)
 	}
+	if why := f.pr.contentsSeedOf(x); why != "" {
+		f.seed(f.contentsOf(x), why)
+	}
+	f.contain(x)
 	if t != nil {
 		for _, tn := range namedIn(t) {
 			f.union(x, f.add(tn, nil))
@@ -227,18 +236,42 @@ func (f *flow) funcValue(fn *types.Func) any {
 }
 
 // joinSig adds the parameters and results of sig that hold values weft
-// rewrites to x's class.
-func (f *flow) joinSig(x any, sig *types.Signature) {
-	// Only what the rewrite spells (channels, sync's types): joining the
-	// interfaces too (an error result) would tie a function's channels to
-	// every error it returns, and those reach code weft does not instrument.
+// rewrites to x's class, and those that may hold a channel in an
+// interface: a dynamic call joins its arguments and results to the class
+// of the function value it calls (see call), so the function's own
+// parameters and results must be there too, or a channel passed as an
+// any through a function value would be asserted back as the other
+// representation.
+func (f *flow) joinSig(x any, sig *types.Signature) { f.joinVars(x, sig, true) }
+
+// joinTypeSig is joinSig for a function type spelled in a type expression
+// (a field's func(chan int)), whose parameters are no variables anyone
+// reads: only those that hold what the rewrite spells join. (An unnamed
+// one is known across packages by its file, line and empty name, which it
+// shares with the unnamed parameters and results of the function whose
+// signature spells it.)
+func (f *flow) joinTypeSig(x any, sig *types.Signature) { f.joinVars(x, sig, false) }
+
+func (f *flow) joinVars(x any, sig *types.Signature, anys bool) {
+	// Not every interface: joining an error result would tie a function's
+	// channels to every error it returns, and a context parameter to every
+	// request, and those reach code weft does not instrument.
 	for _, tup := range []*types.Tuple{sig.Params(), sig.Results()} {
 		for i := range tup.Len() {
-			if v := tup.At(i); f.carries(v.Type()) {
+			if v := tup.At(i); f.carries(v.Type()) || (anys && holdsAny(v.Type())) {
 				f.union(x, f.add(canon(v), v.Type()))
 			}
 		}
 	}
+}
+
+// holdsAny reports whether t is, or is built of, interfaces without
+// methods (any), outside named structs: the interfaces a channel of an
+// unnamed type can be stored in. (A named channel type that has methods
+// may be stored in other interfaces, but its values join its type's class
+// wherever they are: see add.)
+func holdsAny(t types.Type) bool {
+	return holdsInterfaceOf(t, func(i *types.Interface) bool { return i.NumMethods() == 0 }, map[types.Type]bool{})
 }
 
 // flowInto records that the value of src goes where dst is, of type dt:
@@ -341,15 +374,21 @@ func (f *flow) tracked(t types.Type) bool {
 // holdsInterface reports whether t is, or is built of, interfaces, outside
 // named structs.
 func holdsInterface(t types.Type, seen map[types.Type]bool) bool {
+	return holdsInterfaceOf(t, func(*types.Interface) bool { return true }, seen)
+}
+
+// holdsInterfaceOf reports whether t is, or is built of, interfaces that
+// ok accepts, outside named structs. error is not among them.
+func holdsInterfaceOf(t types.Type, ok func(*types.Interface) bool, seen map[types.Type]bool) bool {
 	if t == nil || seen[t] {
 		return false
 	}
 	seen[t] = true
 	switch t := t.(type) {
 	case *types.Interface:
-		return true
+		return ok(t)
 	case *types.Alias:
-		return holdsInterface(types.Unalias(t), seen)
+		return holdsInterfaceOf(types.Unalias(t), ok, seen)
 	case *types.Named:
 		if isError(t) {
 			return false
@@ -358,29 +397,29 @@ func holdsInterface(t types.Type, seen map[types.Type]bool) bool {
 		case *types.Struct:
 			return false
 		default:
-			return holdsInterface(u, seen)
+			return holdsInterfaceOf(u, ok, seen)
 		}
 	case *types.Pointer:
-		return holdsInterface(t.Elem(), seen)
+		return holdsInterfaceOf(t.Elem(), ok, seen)
 	case *types.Slice:
-		return holdsInterface(t.Elem(), seen)
+		return holdsInterfaceOf(t.Elem(), ok, seen)
 	case *types.Array:
-		return holdsInterface(t.Elem(), seen)
+		return holdsInterfaceOf(t.Elem(), ok, seen)
 	case *types.Chan:
-		return holdsInterface(t.Elem(), seen)
+		return holdsInterfaceOf(t.Elem(), ok, seen)
 	case *types.Map:
-		return holdsInterface(t.Key(), seen) || holdsInterface(t.Elem(), seen)
+		return holdsInterfaceOf(t.Key(), ok, seen) || holdsInterfaceOf(t.Elem(), ok, seen)
 	case *types.Signature:
-		return holdsInterface(t.Params(), seen) || holdsInterface(t.Results(), seen)
+		return holdsInterfaceOf(t.Params(), ok, seen) || holdsInterfaceOf(t.Results(), ok, seen)
 	case *types.Tuple:
 		for i := range t.Len() {
-			if holdsInterface(t.At(i).Type(), seen) {
+			if holdsInterfaceOf(t.At(i).Type(), ok, seen) {
 				return true
 			}
 		}
 	case *types.Struct:
 		for i := range t.NumFields() {
-			if holdsInterface(t.Field(i).Type(), seen) {
+			if holdsInterfaceOf(t.Field(i).Type(), ok, seen) {
 				return true
 			}
 		}
@@ -613,6 +652,7 @@ func (f *flow) build(files []*ast.File) {
 			return true
 		})
 	}
+	f.rawContents()
 }
 
 func (f *flow) assign(n *ast.AssignStmt) {
@@ -733,7 +773,11 @@ func (f *flow) call(c *ast.CallExpr) {
 	}
 	fn := f.pr.callee(c)
 	if fn != nil && replacedCallee(fn) {
+		f.held(c, fn)
 		return
+	}
+	if fn != nil {
+		f.containerRecv(c, fn)
 	}
 	var params *types.Tuple // the callee's own parameters, for a static call
 	if fn != nil {

@@ -212,7 +212,7 @@ func (f *flow) own(e ast.Expr, owner any) {
 			return false
 		case *ast.FuncType:
 			if sig, ok := f.info.TypeOf(n).(*types.Signature); ok {
-				f.joinSig(owner, sig)
+				f.joinTypeSig(owner, sig)
 			}
 		case *ast.ChanType:
 			f.owner[n] = owner

@@ -136,6 +136,49 @@ func (pr *pkgRewriter) export() {
 	for _, e := range list {
 		pr.record(e.x, e.why)
 	}
+	pr.exportContents()
+}
+
+// exportContents records the holders whose contents keep Go's types (see
+// holders.go), by their objects.
+func (pr *pkgRewriter) exportContents() {
+	var keys []objKey
+	why := map[objKey]string{}
+	for x := range pr.flow.added {
+		obj, ok := x.(types.Object)
+		if !ok || !pr.inInstrumented(x) {
+			continue
+		}
+		c, ok := pr.flow.contents[pr.flow.find(x)]
+		if !ok {
+			continue
+		}
+		w := pr.flow.rawWhy(c)
+		k, ok := objKeyOf(pr.fset, obj)
+		if w == "" || !ok {
+			continue
+		}
+		old, dup := why[k]
+		if !dup {
+			keys = append(keys, k)
+		}
+		if !dup || w < old {
+			why[k] = w // the same reason whatever the order of the visit
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		if a.file != b.file {
+			return a.file < b.file
+		}
+		if a.line != b.line {
+			return a.line < b.line
+		}
+		return a.name < b.name
+	})
+	for _, k := range keys {
+		pr.g.dec.addRawContents(k, why[k])
+	}
 }
 
 // record records that flow node x keeps Go's types; it returns the file
@@ -187,6 +230,21 @@ func (pr *pkgRewriter) seedOf(x any) string {
 		if s, ok := spanOf(pr.fset, x.Pos(), x.End()); ok {
 			return pr.g.dec.rawWhy(s)
 		}
+	}
+	return ""
+}
+
+// contentsSeedOf returns why the values held by flow node x (a sync.Map,
+// a context) keep Go's types from the start: a decision of the rewrite of
+// another package. (A holder of a package weft does not instrument keeps
+// Go's types, and so its contents: see rawContents.)
+func (pr *pkgRewriter) contentsSeedOf(x any) string {
+	obj, ok := x.(types.Object)
+	if !ok || obj.Pkg() == nil || !pr.instrumentedPkg(obj.Pkg()) {
+		return ""
+	}
+	if k, ok := objKeyOf(pr.fset, obj); ok {
+		return pr.g.dec.rawContentsWhy(k)
 	}
 	return ""
 }
