@@ -43,13 +43,26 @@ func newDecisions() *decisions {
 
 // addRaw records that the value at s keeps Go's types; it reports whether
 // that is new.
-func (d *decisions) addRaw(s span, why string) bool {
-	if _, ok := d.raw[s]; ok || d.whole[s.file] != "" {
+func (d *decisions) addRaw(s span, why string) bool { return decide(d, d.raw, s, s.file, why) }
+
+// decide records why under k in m, one of d's tables, for a site or an
+// object of file; it reports whether that is new. Nothing is recorded in
+// a file left as it is.
+func decide[K comparable](d *decisions, m map[K]string, k K, file, why string) bool {
+	if _, ok := m[k]; ok || d.whole[file] != "" {
 		return false
 	}
-	d.raw[s] = why
-	d.version[s.file]++
+	m[k] = why
+	d.version[file]++
 	return true
+}
+
+// decided returns why k of file is in m, one of d's tables, or "".
+func decided[K comparable](d *decisions, m map[K]string, k K, file string) string {
+	if w := d.whole[file]; w != "" {
+		return "its file is left as it is (" + w + ")"
+	}
+	return m[k]
 }
 
 // An objKey names an object (a variable, a field, a parameter, a type)
@@ -62,42 +75,20 @@ type objKey struct {
 
 // addRawObj records that the values of the object k keep Go's types; it
 // reports whether that is new.
-func (d *decisions) addRawObj(k objKey, why string) bool {
-	if _, ok := d.obj[k]; ok || d.whole[k.file] != "" {
-		return false
-	}
-	d.obj[k] = why
-	d.version[k.file]++
-	return true
-}
+func (d *decisions) addRawObj(k objKey, why string) bool { return decide(d, d.obj, k, k.file, why) }
 
 // addRawContents records that the values held by the object k keep Go's
 // types; it reports whether that is new.
 func (d *decisions) addRawContents(k objKey, why string) bool {
-	if _, ok := d.contents[k]; ok || d.whole[k.file] != "" {
-		return false
-	}
-	d.contents[k] = why
-	d.version[k.file]++
-	return true
+	return decide(d, d.contents, k, k.file, why)
 }
 
 // rawContentsWhy returns why the values held by object k keep Go's types,
 // or "".
-func (d *decisions) rawContentsWhy(k objKey) string {
-	if w := d.whole[k.file]; w != "" {
-		return "its file is left as it is (" + w + ")"
-	}
-	return d.contents[k]
-}
+func (d *decisions) rawContentsWhy(k objKey) string { return decided(d, d.contents, k, k.file) }
 
 // rawObjWhy returns why the values of object k keep Go's types, or "".
-func (d *decisions) rawObjWhy(k objKey) string {
-	if w := d.whole[k.file]; w != "" {
-		return "its file is left as it is (" + w + ")"
-	}
-	return d.obj[k]
-}
+func (d *decisions) rawObjWhy(k objKey) string { return decided(d, d.obj, k, k.file) }
 
 // objKeyOf returns the key of an object.
 func objKeyOf(fset *token.FileSet, obj types.Object) (objKey, bool) {
@@ -109,14 +100,7 @@ func objKeyOf(fset *token.FileSet, obj types.Object) (objKey, bool) {
 }
 
 // addSkip records that the site at s is not rewritten.
-func (d *decisions) addSkip(s span, why string) bool {
-	if _, ok := d.skip[s]; ok || d.whole[s.file] != "" {
-		return false
-	}
-	d.skip[s] = why
-	d.version[s.file]++
-	return true
-}
+func (d *decisions) addSkip(s span, why string) bool { return decide(d, d.skip, s, s.file, why) }
 
 // addWhole records that file is left as it is.
 func (d *decisions) addWhole(file, why string) bool {
@@ -129,20 +113,10 @@ func (d *decisions) addWhole(file, why string) bool {
 }
 
 // rawWhy returns why the value at s keeps Go's types, or "".
-func (d *decisions) rawWhy(s span) string {
-	if w := d.whole[s.file]; w != "" {
-		return "its file is left as it is (" + w + ")"
-	}
-	return d.raw[s]
-}
+func (d *decisions) rawWhy(s span) string { return decided(d, d.raw, s, s.file) }
 
 // skipWhy returns why the site at s is not rewritten, or "".
-func (d *decisions) skipWhy(s span) string {
-	if w := d.whole[s.file]; w != "" {
-		return "its file is left as it is (" + w + ")"
-	}
-	return d.skip[s]
-}
+func (d *decisions) skipWhy(s span) string { return decided(d, d.skip, s, s.file) }
 
 // spanOf returns the span of [pos, end) in fset.
 func spanOf(fset *token.FileSet, pos, end token.Pos) (span, bool) {
