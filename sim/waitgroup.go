@@ -25,6 +25,11 @@ type wgState struct {
 	first     ticket
 	firstBusy bool // first is in use: its goroutine has not returned from Wait
 	waitBuf   [1]*ticket
+	// What the race detector sees of misuse, as sync.WaitGroup shows it:
+	// the Add that takes the counter from zero reads it, the Wait that
+	// blocks first writes it, so that an Add not ordered with a Wait is
+	// reported as a race.
+	misuse byte
 
 	// Recording: a monitor.
 	mu   sync.Mutex
@@ -111,7 +116,10 @@ func (wg *WaitGroup) Go(f func()) {
 
 // The controlled paths. As sync.WaitGroup tells the race detector, every
 // Done (every Add of a negative delta) happens before the Wait it
-// releases, and before any Wait that finds the counter at zero.
+// releases, and before any Wait that finds the counter at zero; and the
+// first Add (from zero) must happen before a Wait that blocks, or after it
+// returned: the two access misuse, a race otherwise (Add called
+// concurrently with Wait, which go test -race reports).
 
 //go:norace
 func (wg *WaitGroup) addControlled(g *sched.G, op *sched.Op, delta int) {
@@ -123,6 +131,9 @@ func (wg *WaitGroup) addControlled(g *sched.G, op *sched.Op, delta int) {
 	s.count += delta
 	if s.count < 0 {
 		panic("sync: negative WaitGroup counter")
+	}
+	if delta > 0 && s.count == delta {
+		race.Read(unsafe.Pointer(&s.misuse))
 	}
 	if s.count == 0 {
 		releaseAll(&s.waiters)
@@ -142,6 +153,9 @@ func (wg *WaitGroup) waitControlled(g *sched.G) {
 		}
 		if s.waiters == nil {
 			s.waiters = s.waitBuf[:0]
+		}
+		if len(s.waiters) == 0 {
+			race.Write(unsafe.Pointer(&s.misuse))
 		}
 		s.waiters = append(s.waiters, t)
 		g.Park(opWGWait, s.id, t)

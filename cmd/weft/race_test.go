@@ -15,7 +15,7 @@ import (
 
 // The racy tests of testdata/plain/races, one per primitive.
 var plainRaces = []string{"Go", "Mutex", "RWMutex", "Unbuffered", "Semaphore", "Close", "WaitGroup",
-	"Once", "Cond", "Atomic", "AfterFunc", "Timer", "Context", "Map"}
+	"WaitGroupAdd", "Once", "Cond", "Atomic", "AfterFunc", "Timer", "Context", "Map"}
 
 // syncIterations is how many executions TestWeftTestRace explores each
 // synchronized test of testdata/plain/races with; the README's figure of

@@ -20,6 +20,15 @@ func Release(addr unsafe.Pointer) {}
 // of replacing it.
 func ReleaseMerge(addr unsafe.Pointer) {}
 
+// Read tells the race detector that the calling goroutine reads the byte
+// at addr, as if the program had: a write by another goroutine that
+// happens neither before nor after it is reported as a race.
+func Read(addr unsafe.Pointer) {}
+
+// Write tells the race detector that the calling goroutine writes the
+// byte at addr.
+func Write(addr unsafe.Pointer) {}
+
 // Disable hides the calling goroutine's synchronization (channel
 // operations, locks, atomics, and Acquire and Release) from the race
 // detector until Enable. Calls nest. Memory accesses are still checked.

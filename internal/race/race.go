@@ -23,6 +23,15 @@ func Release(addr unsafe.Pointer) { runtime.RaceRelease(addr) }
 // of replacing it.
 func ReleaseMerge(addr unsafe.Pointer) { runtime.RaceReleaseMerge(addr) }
 
+// Read tells the race detector that the calling goroutine reads the byte
+// at addr, as if the program had: a write by another goroutine that
+// happens neither before nor after it is reported as a race.
+func Read(addr unsafe.Pointer) { runtime.RaceRead(addr) }
+
+// Write tells the race detector that the calling goroutine writes the
+// byte at addr.
+func Write(addr unsafe.Pointer) { runtime.RaceWrite(addr) }
+
 // Disable hides the calling goroutine's synchronization (channel
 // operations, locks, atomics, and Acquire and Release) from the race
 // detector until Enable. Calls nest. Memory accesses are still checked.

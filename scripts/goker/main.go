@@ -7,8 +7,10 @@
 // a scratch module (go 1.21, so each loop keeps one variable as the kernels
 // were written for), and each kernel runs, one at a time:
 //
-//   - go test -count=N -timeout T, the baseline: does the real scheduler show
-//     the bug (a failure, Go's "all goroutines are asleep", or a hang)?
+//   - go test -count=N -timeout T, the baseline, with -race for the
+//     non-blocking kernels: does the real scheduler show the bug (a failure,
+//     Go's "all goroutines are asleep", a hang, or a data race)? A leak
+//     passes: go test has no leak check.
 //   - weft test -explore with a fixed budget, one worker, a fixed seed, and
 //     -race for the non-blocking kernels (a data race is found only by the
 //     race detector).

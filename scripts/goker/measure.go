@@ -28,7 +28,7 @@ const (
 // outcome is what both commands said of one kernel.
 type outcome struct {
 	kernel
-	goVerdict  string // pass, fail, deadlock (Go's all goroutines are asleep), hang (go test's -timeout), build
+	goVerdict  string // pass, fail, deadlock (Go's all goroutines are asleep), hang (go test's -timeout), race, build
 	verdict    string // one of the verdicts above
 	kind       string // the failure weft reported
 	execution  int    // the execution that found it, from 1
@@ -60,7 +60,11 @@ func measure(k kernel, mod, logs, weft string, args []string, b budget) outcome 
 		o.verdict, o.summary = failed, err.Error()
 		return o
 	}
-	out, _, _ := run(mod, b.timeout, filepath.Join(logs, k.name+".go.log"), "go", "test", "-count="+fmt.Sprint(b.goRuns), "-timeout="+b.goTime.String(), pkg)
+	gargs := []string{"test", "-count=" + fmt.Sprint(b.goRuns), "-timeout=" + b.goTime.String()}
+	if !k.blocking {
+		gargs = append(gargs, "-race")
+	}
+	out, _, _ := run(mod, b.timeout, filepath.Join(logs, k.name+".go.log"), "go", append(gargs, pkg)...)
 	o.goVerdict = goVerdict(out)
 
 	report := filepath.Join(logs, k.name+".weft.json")
@@ -85,6 +89,8 @@ func goVerdict(out string) string {
 		return "hang"
 	case strings.Contains(out, "all goroutines are asleep"):
 		return "deadlock"
+	case strings.Contains(out, "WARNING: DATA RACE"):
+		return "race"
 	case strings.Contains(out, "FAIL"):
 		return "fail"
 	}

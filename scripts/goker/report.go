@@ -18,7 +18,7 @@ func report(w io.Writer, rows []outcome, command []string, b budget) {
 		fmt.Fprintln(w, o.line())
 	}
 	fmt.Fprintf(w, "\nweft: %s (-race for the non-blocking kernels), each command killed after %v\n", strings.Join(command, " "), b.timeout)
-	fmt.Fprintf(w, "go test: -count=%d -timeout=%v\n\n", b.goRuns, b.goTime)
+	fmt.Fprintf(w, "go test: -count=%d -timeout=%v (-race for the non-blocking kernels)\n\n", b.goRuns, b.goTime)
 	fmt.Fprintln(w, "| class | kernels | go test shows it | weft finds it | executions: median / max | other failure | missed | not built, timed out or failed |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
 	var all []outcome

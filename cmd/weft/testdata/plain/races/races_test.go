@@ -201,6 +201,27 @@ func TestRaceWaitGroup(t *testing.T) {
 	Read(results[0] + results[1])
 }
 
+// The first Add, from zero, happens before the goroutine it counts: the
+// Wait that blocks on it is ordered after it.
+func TestSyncWaitGroupAdd(t *testing.T) {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { wg.Done() }()
+	wg.Wait()
+}
+
+// The goroutine counts itself: its Add, from zero, is not ordered with a
+// Wait that blocks on it (Add called concurrently with Wait, a race under
+// go test -race though no memory is shared).
+func TestRaceWaitGroupAdd(t *testing.T) {
+	var wg sync.WaitGroup
+	go func() {
+		wg.Add(1)
+		wg.Done()
+	}()
+	wg.Wait()
+}
+
 func TestSyncOnce(t *testing.T) {
 	var once sync.Once
 	var config *int
