@@ -215,6 +215,23 @@ var raceCases = []raceCase{
 			wg.Wait()
 			read(t, results[0]+results[1])
 		}},
+	{"waitgroupadd", // the Add from zero happens before a Wait that blocks, as sync.WaitGroup checks
+		func(t *weft.T) {
+			var wg sim.WaitGroup
+			for range 2 { // reused: the second Add from zero follows the first Wait
+				wg.Add(1)
+				sim.Go(func() { wg.Done() })
+				wg.Wait()
+			}
+		},
+		func(t *weft.T) {
+			var wg sim.WaitGroup
+			sim.Go(func() {
+				wg.Add(1) // counted by itself: not ordered with Wait
+				wg.Done()
+			})
+			wg.Wait()
+		}},
 	{"once", // f's return happens before every Do returns
 		func(t *weft.T) {
 			var once sim.Once
