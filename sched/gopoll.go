@@ -1,0 +1,94 @@
+package sched
+
+// Polling Go channels. A goroutine that waits on a channel weft does not
+// control (one that stays Go's, see the README) polls it: it tries the
+// operation without blocking and lets the others run between two tries.
+// Such a channel changes when a goroutine of the execution completes an
+// operation on it (G.Changed), or in real time, from a goroutine outside
+// the execution; no other event of the execution changes it. So a poller
+// of Go channels alone (G.PollGo) that has polled twice in vain waits for
+// one of its channels to change, not for any change: ants' PoolWithFunc
+// keeps ten thousand idle workers ranging over Go channels of their own,
+// and waking them all at every change of the execution made each task
+// cost thousands of events (TestRestCodeCoverage's first execution ran
+// 37 million events and was called a runaway). When nothing else can run,
+// the stall rounds let them look again, waiting in real time for the
+// goroutines outside (see unstall), as for every outside poller.
+
+// A goWatch registers stale poller g, in its wait of generation gen, with
+// one of its Go channels.
+type goWatch struct {
+	g   *G
+	gen uint64
+}
+
+// pollMark returns the count that g's polls are in vain against: the
+// times it was woken, for a poller of Go channels alone, the changes of
+// the execution's state for the others.
+//
+//go:norace
+func (c *Controller) pollMark(g *G, goPoll bool) uint64 {
+	if goPoll {
+		return g.goWakes
+	}
+	return c.changes
+}
+
+// goWait makes g, a poller of Go channels alone just found stale, wait for
+// one of its channels to change.
+//
+//go:norace
+func (c *Controller) goWait(g *G) {
+	if len(c.goStale) >= 64 && len(c.goStale) >= 2*c.goStaleN {
+		c.goStale = keepStale(c.goStale)
+		c.goStaleN = len(c.goStale)
+	}
+	c.goStale = append(c.goStale, g)
+	c.goStaleN++
+	if c.goWaiting == nil {
+		c.goWaiting = make(map[uintptr][]goWatch)
+	}
+	for _, ch := range g.goChans {
+		c.goWaiting[ch] = append(c.goWaiting[ch], goWatch{g, g.goWakes})
+	}
+}
+
+// goChanged records that Go channel ch changed: its stale pollers are
+// candidates again.
+//
+//go:norace
+func (c *Controller) goChanged(ch uintptr) {
+	ws, ok := c.goWaiting[ch]
+	if !ok {
+		return
+	}
+	delete(c.goWaiting, ch)
+	for _, w := range ws {
+		if g := w.g; g.stale && g.goPoll && g.goWakes == w.gen {
+			c.goWake(g)
+		}
+	}
+}
+
+// goRound wakes every stale poller of Go channels, for a stall round.
+//
+//go:norace
+func (c *Controller) goRound() {
+	for _, g := range c.goStale {
+		if g.stale {
+			c.goWake(g)
+		}
+	}
+	c.goStale, c.goStaleN = keepStale(c.goStale), 0
+	clear(c.goWaiting)
+}
+
+// goWake makes stale poller g a candidate again.
+//
+//go:norace
+func (c *Controller) goWake(g *G) {
+	g.stale = false
+	g.goWakes++
+	c.goStaleN--
+	c.setFresh(g, g.cand && !g.done)
+}
