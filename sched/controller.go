@@ -246,6 +246,7 @@ type Controller struct {
 	goStale   []*G                  // pollers of Go channels alone, stale until one of theirs changes (gopoll.go)
 	goStaleN  int                   // those of goStale still stale
 	goWaiting map[uintptr][]goWatch // by Go channel: its stale pollers
+	goLooked  int64                 // the virtual time of the last round of goTick
 	values    []objValue            // by object: what the controller knows of its value (spin.go)
 	spinners  []*spinWaiter         // by object: the Waiter of its spinners in this round
 	spinObjs  []uint32              // the objects with spinners in this round

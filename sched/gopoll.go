@@ -1,5 +1,7 @@
 package sched
 
+import "time"
+
 // Polling Go channels. A goroutine that waits on a channel weft does not
 // control (one that stays Go's, see the README) polls it: it tries the
 // operation without blocking and lets the others run between two tries.
@@ -13,7 +15,16 @@ package sched
 // cost thousands of events (TestRestCodeCoverage's first execution ran
 // 37 million events and was called a runaway). When nothing else can run,
 // the stall rounds let them look again, waiting in real time for the
-// goroutines outside (see unstall), as for every outside poller.
+// goroutines outside (see unstall), as for every outside poller; and
+// lest a goroutine that never stops (a ticker's loop) keep the stall from
+// coming while a goroutine outside has fed their channel, they look again
+// when a timer fires goLookEvery or more of virtual time after they last
+// did (goTick).
+
+// goLookEvery is the virtual time after which the firing of a timer lets
+// every stale poller of Go channels look again: ants' test of 600,000
+// tasks spans about three seconds of it.
+const goLookEvery = 100 * time.Millisecond
 
 // A goWatch registers stale poller g, in its wait of generation gen, with
 // one of its Go channels.
@@ -81,6 +92,18 @@ func (c *Controller) goRound() {
 	}
 	c.goStale, c.goStaleN = keepStale(c.goStale), 0
 	clear(c.goWaiting)
+	c.goLooked = c.now
+}
+
+// goTick lets every stale poller of Go channels look again, at a timer's
+// firing, if they last did goLookEvery or more ago.
+//
+//go:norace
+func (c *Controller) goTick() {
+	if len(c.goStale) == 0 || c.now-c.goLooked < int64(goLookEvery) {
+		return
+	}
+	c.goRound()
 }
 
 // goWake makes stale poller g a candidate again.

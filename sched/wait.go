@@ -460,6 +460,7 @@ func (c *Controller) account(g *G) {
 			// Run while stale (a followed schedule may) and past its
 			// poll: changed() below releases the other pollers only.
 			g.stale = false
+			g.goWakes++
 			c.goStaleN--
 		}
 		c.progressed()

@@ -71,3 +71,36 @@ func TestControlledGoChanPollers(t *testing.T) {
 		goPoolBody(3, 7)()
 	})
 }
+
+// TestControlledGoChanFedOutsideWhileTicking: a goroutine outside the
+// execution feeds the Go channel a poller waits on while a ticker's loop
+// never lets the execution stall: the poller looks again as the clock
+// moves (goLookEvery), rather than wait for a stall that never comes.
+func TestControlledGoChanFedOutsideWhileTicking(t *testing.T) {
+	r := runOnce(func() {
+		raw := make(chan int)
+		stop := sim.NewChan[struct{}](0)
+		var wg sim.WaitGroup
+		wg.Go(func() {
+			tick := sim.NewTicker(10 * time.Millisecond)
+			defer tick.Stop()
+			for {
+				if sim.Select(sim.OnRecv(stop, nil), sim.OnRecv(tick.C, nil)) == 0 {
+					return
+				}
+			}
+		})
+		go func() {
+			time.Sleep(time.Millisecond) // real time: outside the execution
+			raw <- 1
+		}()
+		if v := sim.RecvGo(raw); v != 1 {
+			panic("the Go channel's value was lost")
+		}
+		stop.Send(struct{}{})
+		wg.Wait()
+	})
+	if r.Failure != nil {
+		t.Fatalf("failure: %s", r.Failure.Summary())
+	}
+}
