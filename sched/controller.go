@@ -234,25 +234,25 @@ type Controller struct {
 	traced     int // events traced: past MaxTrace, trace is a ring
 
 	// Waiting (wait.go).
-	watchers  [][]watch             // by object: the goroutines whose Waiter depends on it
-	watchBuf  [4][]watch            // watchers' first backing array
-	grouped   [][]*group            // by object: the groups of its waiters (group.go)
-	unowned   []watch               // Waiters that name no object: asked at every decision
-	dirty     []uint32              // objects changed since the last decision
-	woken     []*G                  // goroutines woken by name since the last decision
-	wokenBuf  [4]*G                 // woken's first backing array
-	dirtyBuf  [4]uint32             // dirty's first backing array
-	stale     []*G                  // pollers that wait for a change
-	goStale   []*G                  // pollers of Go channels alone, stale until one of theirs changes (gopoll.go)
-	goStaleN  int                   // those of goStale still stale
-	goWaiting map[uintptr][]goWatch // by Go channel: its stale pollers
-	goLooked  int64                 // the virtual time of the last round of goTick
-	values    []objValue            // by object: what the controller knows of its value (spin.go)
-	spinners  []*spinWaiter         // by object: the Waiter of its spinners in this round
-	spinObjs  []uint32              // the objects with spinners in this round
-	spinRound uint32                // stall rounds that released the spinners
-	changes   uint64                // changes of the execution's state so far
-	rounds    int                   // stall rounds of the pollers without a change
+	watchers  [][]watch     // by object: the goroutines whose Waiter depends on it
+	watchBuf  [4][]watch    // watchers' first backing array
+	grouped   [][]*group    // by object: the groups of its waiters (group.go)
+	unowned   []watch       // Waiters that name no object: asked at every decision
+	dirty     []uint32      // objects changed since the last decision
+	woken     []*G          // goroutines woken by name since the last decision
+	wokenBuf  [4]*G         // woken's first backing array
+	dirtyBuf  [4]uint32     // dirty's first backing array
+	stale     []*G          // pollers that wait for a change
+	goStale   []*G          // pollers of Go channels alone, stale until one of theirs changes (gopoll.go)
+	goStaleN  int           // those of goStale still stale
+	goWaiting goTable       // by Go channel: its stale pollers
+	goLooked  int64         // the virtual time of the last round of goTick
+	values    []objValue    // by object: what the controller knows of its value (spin.go)
+	spinners  []*spinWaiter // by object: the Waiter of its spinners in this round
+	spinObjs  []uint32      // the objects with spinners in this round
+	spinRound uint32        // stall rounds that released the spinners
+	changes   uint64        // changes of the execution's state so far
+	rounds    int           // stall rounds of the pollers without a change
 	waited    time.Duration
 
 	dueSince int // the step at which the earliest timer was first seen due, 0 if none is (fairness)
@@ -740,7 +740,10 @@ func (g *G) Poll(op *Op, outside bool) {
 //go:norace
 func (g *G) PollGo(op *Op, chans []uintptr) {
 	g.ops++
-	g.goChans = append(g.goChans[:0], chans...)
+	g.goChans = g.goChans[:0]
+	for _, ch := range chans {
+		g.goChans = append(g.goChans, ch)
+	}
 	g.c.step(g, op, 0, nil, pollGo)
 }
 
@@ -1185,10 +1188,11 @@ func (c *Controller) blockedPolling() {
 	inTheOpen()
 	defer race.Disable()
 	var g *G
-	for _, h := range append(c.stale[:len(c.stale):len(c.stale)], c.goStale...) {
-		if h.outside && h.stale {
-			g = h
-			break
+	for _, list := range [][]*G{c.stale, c.goStale} {
+		for _, h := range list {
+			if g == nil && h.outside && h.stale {
+				g = h
+			}
 		}
 	}
 	f := &Failure{Kind: Blocked, Goroutine: g.id,

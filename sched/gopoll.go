@@ -56,11 +56,12 @@ func (c *Controller) goWait(g *G) {
 	}
 	c.goStale = append(c.goStale, g)
 	c.goStaleN++
-	if c.goWaiting == nil {
-		c.goWaiting = make(map[uintptr][]goWatch)
-	}
 	for _, ch := range g.goChans {
-		c.goWaiting[ch] = append(c.goWaiting[ch], goWatch{g, g.goWakes})
+		if ch == 0 {
+			continue // a nil channel: never ready
+		}
+		l := c.goWaiting.list(ch)
+		*l = append(*l, goWatch{g, g.goWakes})
 	}
 }
 
@@ -69,16 +70,17 @@ func (c *Controller) goWait(g *G) {
 //
 //go:norace
 func (c *Controller) goChanged(ch uintptr) {
-	ws, ok := c.goWaiting[ch]
-	if !ok {
+	l := c.goWaiting.find(ch)
+	if l == nil || ch == 0 {
 		return
 	}
-	delete(c.goWaiting, ch)
-	for _, w := range ws {
+	for i, w := range *l {
 		if g := w.g; g.stale && g.goPoll && g.goWakes == w.gen {
 			c.goWake(g)
 		}
+		(*l)[i] = goWatch{}
 	}
+	*l = (*l)[:0]
 }
 
 // goRound wakes every stale poller of Go channels, for a stall round.
@@ -91,7 +93,7 @@ func (c *Controller) goRound() {
 		}
 	}
 	c.goStale, c.goStaleN = keepStale(c.goStale), 0
-	clear(c.goWaiting)
+	c.goWaiting.empty()
 	c.goLooked = c.now
 }
 
@@ -114,4 +116,84 @@ func (c *Controller) goWake(g *G) {
 	g.goWakes++
 	c.goStaleN--
 	c.setFresh(g, g.cand && !g.done)
+}
+
+// A goTable holds the stale pollers of each Go channel: a hash table of
+// open addressing, with loops, not a map, whose accesses the race detector
+// checks even in a //go:norace function (the controller's state is touched
+// by whichever goroutine holds the baton). A channel keeps its slot once
+// it has one: the channels an execution polls are few.
+type goTable struct {
+	keys  []uintptr // 0: a free slot
+	lists [][]goWatch
+	n     int // slots taken
+}
+
+// slot returns the index of ch's slot, or of the free slot where it would
+// go.
+//
+//go:norace
+func (t *goTable) slot(ch uintptr) int {
+	mask := len(t.keys) - 1
+	i := int((uint64(ch) >> 3) * 0x9e3779b97f4a7c15 >> 32 & uint64(mask))
+	for t.keys[i] != 0 && t.keys[i] != ch {
+		i = (i + 1) & mask
+	}
+	return i
+}
+
+// find returns ch's list, nil if it has none.
+//
+//go:norace
+func (t *goTable) find(ch uintptr) *[]goWatch {
+	if t.n == 0 {
+		return nil
+	}
+	if i := t.slot(ch); t.keys[i] == ch {
+		return &t.lists[i]
+	}
+	return nil
+}
+
+// list returns ch's list, giving ch a slot if it has none.
+//
+//go:norace
+func (t *goTable) list(ch uintptr) *[]goWatch {
+	if 2*(t.n+1) > len(t.keys) {
+		t.grow()
+	}
+	i := t.slot(ch)
+	if t.keys[i] == 0 {
+		t.keys[i] = ch
+		t.n++
+	}
+	return &t.lists[i]
+}
+
+// grow doubles the table.
+//
+//go:norace
+func (t *goTable) grow() {
+	keys, lists := t.keys, t.lists
+	size := max(16, 2*len(keys))
+	t.keys, t.lists = make([]uintptr, size), make([][]goWatch, size)
+	for i, k := range keys {
+		if k != 0 {
+			j := t.slot(k)
+			t.keys[j], t.lists[j] = k, lists[i]
+		}
+	}
+}
+
+// empty empties every list, keeping the slots.
+//
+//go:norace
+func (t *goTable) empty() {
+	for i := range t.lists {
+		l := t.lists[i]
+		for j := range l {
+			l[j] = goWatch{}
+		}
+		t.lists[i] = l[:0]
+	}
 }

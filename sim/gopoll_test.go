@@ -77,8 +77,12 @@ func TestControlledGoChanPollers(t *testing.T) {
 // never lets the execution stall: the poller looks again as the clock
 // moves (goLookEvery), rather than wait for a stall that never comes.
 func TestControlledGoChanFedOutsideWhileTicking(t *testing.T) {
+	raw := make(chan int)
+	go func() { // started before the execution, so as not to be one of its goroutines
+		time.Sleep(time.Millisecond) // real time: outside the execution
+		raw <- 1
+	}()
 	r := runOnce(func() {
-		raw := make(chan int)
 		stop := sim.NewChan[struct{}](0)
 		var wg sim.WaitGroup
 		wg.Go(func() {
@@ -90,10 +94,6 @@ func TestControlledGoChanFedOutsideWhileTicking(t *testing.T) {
 				}
 			}
 		})
-		go func() {
-			time.Sleep(time.Millisecond) // real time: outside the execution
-			raw <- 1
-		}()
 		if v := sim.RecvGo(raw); v != 1 {
 			panic("the Go channel's value was lost")
 		}
