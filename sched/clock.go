@@ -162,6 +162,7 @@ func (c *Controller) fireNext() {
 		c.record(tracePoint{g: Clock, op: opFire, site: t.site})
 	}
 	c.changed()
+	c.goTick()
 	if h := t.sleeper; h != nil && h.wgen == t.gen && h.wait == Waiter(t) {
 		c.recheck(h)
 	}

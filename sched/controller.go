@@ -243,6 +243,10 @@ type Controller struct {
 	wokenBuf  [4]*G         // woken's first backing array
 	dirtyBuf  [4]uint32     // dirty's first backing array
 	stale     []*G          // pollers that wait for a change
+	goStale   []*G          // pollers of Go channels alone, stale until one of theirs changes (gopoll.go)
+	goStaleN  int           // those of goStale still stale
+	goWaiting goTable       // by Go channel: its stale pollers
+	goLooked  int64         // the virtual time of the last round of goTick
 	values    []objValue    // by object: what the controller knows of its value (spin.go)
 	spinners  []*spinWaiter // by object: the Waiter of its spinners in this round
 	spinObjs  []uint32      // the objects with spinners in this round
@@ -363,9 +367,12 @@ type G struct {
 	pollMark  uint64 // the controller's changes at the first of them
 	readMark  uint64
 	rereads   int
-	readObj   uint32 // the object of its last reads in a row
-	pollEvent bool   // its current event is a poll
-	outside   bool   // one of them polled something outside weft
+	readObj   uint32    // the object of its last reads in a row
+	pollEvent bool      // its current event is a poll
+	outside   bool      // one of them polled something outside weft
+	goPoll    bool      // they poll Go channels alone (PollGo): pollMark counts goWakes
+	goChans   []uintptr // the Go channels of its last PollGo
+	goWakes   uint64    // the times a change of its Go channels or a stall round woke it
 
 	spin       spin   // the spin loop it is in, if any (spin.go)
 	seen       uint64 // the digest of the value its current event read (Observe)
@@ -724,6 +731,22 @@ func (g *G) Poll(op *Op, outside bool) {
 	g.c.step(g, op, 0, nil, k)
 }
 
+// PollGo is a scheduling point at which g waits by polling chans alone,
+// Go channels that weft does not control (named by their addresses): as
+// Poll with outside, but once stale, g waits for one of chans to change
+// (G.Changed) or for a stall round, not for any change of the execution
+// (see gopoll.go).
+//
+//go:norace
+func (g *G) PollGo(op *Op, chans []uintptr) {
+	g.ops++
+	g.goChans = g.goChans[:0]
+	for _, ch := range chans {
+		g.goChans = append(g.goChans, ch)
+	}
+	g.c.step(g, op, 0, nil, pollGo)
+}
+
 // How an event polls.
 type pollKind uint8
 
@@ -731,6 +754,7 @@ const (
 	noPoll      pollKind = iota
 	pollInside           // Yield, Poll: waits for the execution's goroutines or time
 	pollOutside          // Poll of something outside the execution
+	pollGo               // PollGo: of Go channels alone
 )
 
 // Under the race detector, everything from the check for races to the
@@ -781,7 +805,7 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, poll pollKind) {
 	}
 	c.pollRead(g, op, obj)
 	if poll != noPoll {
-		c.poll(g, poll == pollOutside)
+		c.poll(g, poll)
 	}
 	c.makeStale(g)
 	c.await(g)
@@ -1164,10 +1188,11 @@ func (c *Controller) blockedPolling() {
 	inTheOpen()
 	defer race.Disable()
 	var g *G
-	for _, h := range c.stale {
-		if h.outside {
-			g = h
-			break
+	for _, list := range [][]*G{c.stale, c.goStale} {
+		for _, h := range list {
+			if g == nil && h.outside && h.stale {
+				g = h
+			}
 		}
 	}
 	f := &Failure{Kind: Blocked, Goroutine: g.id,

@@ -392,7 +392,7 @@ func (c *Controller) setFresh(g *G, in bool) {
 // CompareAndSwap): g polls.
 //
 //go:norace
-func (g *G) Polled() { g.c.poll(g, false) }
+func (g *G) Polled() { g.c.poll(g, pollInside) }
 
 // Changed tells the controller that the operation g just performed,
 // which polled (Polled), changed something after all: a select that found
@@ -400,19 +400,23 @@ func (g *G) Polled() { g.c.poll(g, false) }
 // weft does not control. Pollers look again, as after any change.
 //
 //go:norace
-func (g *G) Changed() { g.pollEvent = false }
+func (g *G) Changed(ch uintptr) {
+	g.pollEvent = false
+	g.c.goChanged(ch)
+}
 
 // poll records that g's current event is a poll.
 //
 //go:norace
-func (c *Controller) poll(g *G, outside bool) {
+func (c *Controller) poll(g *G, kind pollKind) {
 	g.pollEvent = true
-	g.outside = g.outside || outside
-	if g.polls > 0 && g.pollMark == c.changes {
+	g.outside = g.outside || kind != pollInside
+	goPoll := kind == pollGo
+	if g.polls > 0 && g.goPoll == goPoll && g.pollMark == c.pollMark(g, goPoll) {
 		g.polls++
 		return
 	}
-	g.polls, g.pollMark = 1, c.changes
+	g.polls, g.pollMark, g.goPoll = 1, c.pollMark(g, goPoll), goPoll
 }
 
 // changed records that the execution's state changed: stale pollers are
@@ -452,6 +456,13 @@ func (c *Controller) account(g *G) {
 	c.accountSpin(g, progress)
 	if progress {
 		g.polls, g.outside = 0, false
+		if g.stale && g.goPoll {
+			// Run while stale (a followed schedule may) and past its
+			// poll: changed() below releases the other pollers only.
+			g.stale = false
+			g.goWakes++
+			c.goStaleN--
+		}
 		c.progressed()
 		// Once is enough: a store's new value (accountSpin) has just
 		// recorded it.
@@ -474,7 +485,7 @@ func (c *Controller) pollRead(g *G, op *Op, obj uint32) {
 	if obj == g.readObj && g.readMark == c.changes {
 		g.rereads++
 		if g.rereads >= 2 {
-			c.poll(g, false)
+			c.poll(g, pollInside)
 		}
 		return
 	}
@@ -486,9 +497,13 @@ func (c *Controller) pollRead(g *G, op *Op, obj uint32) {
 //
 //go:norace
 func (c *Controller) makeStale(g *G) {
-	if g.polls >= 2 && g.pollMark == c.changes && !g.stale && !g.spinWaits() {
+	if g.polls >= 2 && g.pollMark == c.pollMark(g, g.goPoll) && !g.stale && !g.spinWaits() {
 		g.stale = true
-		c.stale = append(c.stale, g)
+		if g.goPoll {
+			c.goWait(g)
+		} else {
+			c.stale = append(c.stale, g)
+		}
 		c.setFresh(g, false)
 	}
 }
@@ -522,17 +537,27 @@ const (
 //
 //go:norace
 func (c *Controller) dropUnstale() {
+	c.stale = keepStale(c.stale)
+	c.goStale = keepStale(c.goStale)
+	c.goStaleN = len(c.goStale)
+}
+
+// keepStale returns the goroutines of list that are still stale, in list's
+// backing array.
+//
+//go:norace
+func keepStale(list []*G) []*G {
 	n := 0
-	for _, g := range c.stale {
+	for _, g := range list {
 		if g.stale {
-			c.stale[n] = g
+			list[n] = g
 			n++
 		}
 	}
-	for i := n; i < len(c.stale); i++ {
-		c.stale[i] = nil
+	for i := n; i < len(list); i++ {
+		list[i] = nil
 	}
-	c.stale = c.stale[:n]
+	return list[:n]
 }
 
 // unstall starts a round for the stale pollers. It reports false when
@@ -542,10 +567,10 @@ func (c *Controller) dropUnstale() {
 func (c *Controller) unstall() bool {
 	c.dropUnstale()
 	spinners := c.anySpinner()
-	if len(c.stale) == 0 && !spinners {
+	if len(c.stale) == 0 && len(c.goStale) == 0 && !spinners {
 		return false
 	}
-	outside := false
+	outside := len(c.goStale) > 0
 	for _, g := range c.stale {
 		outside = outside || g.outside
 	}
@@ -568,5 +593,6 @@ func (c *Controller) unstall() bool {
 	}
 	c.rounds++
 	c.changed()
+	c.goRound()
 	return true
 }

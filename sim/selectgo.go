@@ -3,6 +3,7 @@ package sim
 import (
 	"reflect"
 	"runtime"
+	"unsafe"
 
 	"github.com/weftdev/weft/internal/gls"
 	"github.com/weftdev/weft/record"
@@ -62,10 +63,16 @@ type goChan[T any] struct {
 	sc chan<- T
 }
 
-// goCase marks the selectables that are Go channels.
-type goCase interface{ goChannel() }
+// goCase marks the selectables that are Go channels; goChannel returns
+// the channel's identity, its address.
+type goCase interface{ goChannel() uintptr }
 
-func (*goChan[T]) goChannel() {}
+func (ch *goChan[T]) goChannel() uintptr {
+	if ch.rc != nil {
+		return *(*uintptr)(unsafe.Pointer(&ch.rc))
+	}
+	return *(*uintptr)(unsafe.Pointer(&ch.sc))
+}
 
 // outside does nothing: a Go channel belongs to no execution.
 func (*goChan[T]) outside() {}
@@ -112,28 +119,33 @@ func selectPolling(cases []Case, def int) int {
 	var weft []Case
 	var index []int // weft's cases' indices in cases
 	var goCases []int
+	var goChans []uintptr
 	for i := range cases {
 		c := cases[i]
 		switch {
 		case c.dir == caseDefault:
 		case c.ch == nil:
 		default:
-			if _, ok := c.ch.(goCase); ok {
-				goCases = append(goCases, i)
+			if gc, ok := c.ch.(goCase); ok {
+				goCases, goChans = append(goCases, i), append(goChans, gc.goChannel())
 				continue
 			}
 			weft, index = append(weft, c), append(index, i)
 		}
 	}
 	weft = append(weft, OnDefault(nil))
-	for {
-		if i := Select(weft...); i < len(index) {
-			return index[i]
+	for first := true; ; first = false {
+		// The select of weft's cases is the round's scheduling point; a
+		// round of Go channels alone has its poll for one, after the first.
+		if first || len(index) > 0 {
+			if i := Select(weft...); i < len(index) {
+				return index[i]
+			}
 		}
 		for _, i := range goCases {
 			if c := cases[i]; c.ch.try(c) {
 				if g, _ := who(); g != nil {
-					g.Changed() // not a poll: a Go channel's value moved
+					g.Changed(c.ch.(goCase).goChannel()) // not a poll: a Go channel's value moved
 				}
 				return i
 			}
@@ -142,7 +154,10 @@ func selectPolling(cases []Case, def int) int {
 			callFunc(cases[def])
 			return def
 		}
-		poll()
+		if len(index) > 0 {
+			goChans = nil // it waits for weft's channels too
+		}
+		poll(goChans)
 	}
 }
 
@@ -151,11 +166,17 @@ func selectPolling(cases []Case, def int) int {
 // a poll of something outside the execution (sched.G.Poll), so that when
 // nothing else can progress the controller waits for the channels in real
 // time (a goroutine weft does not control may feed them) rather than call
-// it a deadlock or a runaway.
-func poll() {
+// it a deadlock or a runaway. goChans, if any, are the Go channels the
+// goroutine polls, alone: under control it then waits for one of them to
+// change, not for any change of the execution (sched.G.PollGo).
+func poll(goChans []uintptr) {
 	g, t := who()
 	if g != nil {
-		g.Poll(opYield, true)
+		if len(goChans) > 0 {
+			g.PollGo(opYield, goChans)
+		} else {
+			g.Poll(opYield, true)
+		}
 		return
 	}
 	if t != nil {
