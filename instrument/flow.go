@@ -167,8 +167,13 @@ func (f *flow) node(e ast.Expr) any {
 		if sel := f.info.Selections[e]; sel != nil {
 			switch sel.Kind() {
 			case types.FieldVal:
-				if weftTypes[typeName(sel.Recv())] {
-					return f.node(e.X) // timer.C: the timer's
+				if holder, via := fieldHolder(sel); weftTypes[typeName(holder)] {
+					// timer.C: the timer's, and through an embedded
+					// *time.Timer, the embedded field's.
+					if via != nil {
+						return f.add(canon(via), via.Type())
+					}
+					return f.node(e.X)
 				}
 				return f.add(canon(sel.Obj()), sel.Obj().Type())
 			case types.MethodVal, types.MethodExpr:
@@ -216,6 +221,28 @@ func (f *flow) node(e ast.Expr) any {
 		return f.add(e, t)
 	}
 	return nil
+}
+
+// fieldHolder returns the type whose field a field selection selects, and
+// the embedded field it goes through to get there (nil when the field is
+// the receiver's own): for r.C, with r of a struct type embedding
+// *time.Timer, *time.Timer and the embedded field.
+func fieldHolder(sel *types.Selection) (types.Type, *types.Var) {
+	t := sel.Recv()
+	var via *types.Var
+	path := sel.Index()
+	for _, i := range path[:len(path)-1] {
+		if p, ok := t.Underlying().(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		st, ok := t.Underlying().(*types.Struct)
+		if !ok {
+			return sel.Recv(), nil
+		}
+		via = st.Field(i)
+		t = via.Type()
+	}
+	return t, via
 }
 
 // funcValue returns the node of a function used as a value: its
