@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 )
 
 // A value weft rewrites (a channel, a sync or atomic type, a timer) must
@@ -221,6 +222,17 @@ func (f *flow) node(e ast.Expr) any {
 		return f.add(e, t)
 	}
 	return nil
+}
+
+// methodExpr reports whether fun is a method expression, (*T).M, whose
+// function type takes the receiver as its first parameter.
+func (f *flow) methodExpr(fun ast.Expr) bool {
+	sel, ok := ast.Unparen(fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	s := f.info.Selections[sel]
+	return s != nil && s.Kind() == types.MethodExpr
 }
 
 // fieldHolder returns the type whose field a field selection selects, and
@@ -810,7 +822,10 @@ func (f *flow) call(c *ast.CallExpr) {
 	if fn != nil {
 		osig := fn.Origin().Type().(*types.Signature)
 		params = osig.Params()
-		if recv := osig.Recv(); recv != nil && f.tracked(recv.Type()) {
+		if f.methodExpr(c.Fun) {
+			// (*T).M(x, args): the receiver is the first argument.
+			params = types.NewTuple(append([]*types.Var{osig.Recv()}, slices.Collect(params.Variables())...)...)
+		} else if recv := osig.Recv(); recv != nil && f.tracked(recv.Type()) {
 			if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok {
 				f.union(f.add(canon(recv), recv.Type()), f.node(sel.X))
 			}
