@@ -117,7 +117,8 @@ type Test struct {
 // A Failure is one distinct failure found.
 type Failure struct {
 	// Kind is the failure's kind: error, panic, deadlock, leak, escape,
-	// blocked, runaway or race.
+	// blocked, runaway, race, outside, or crash for an execution that
+	// ended its worker process.
 	Kind string `json:"kind"`
 	// Signature identifies the failure across executions: its kind and
 	// where it was raised (see sched.Failure.Signature).
