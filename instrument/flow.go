@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 )
 
 // A value weft rewrites (a channel, a sync or atomic type, a timer) must
@@ -167,8 +168,13 @@ func (f *flow) node(e ast.Expr) any {
 		if sel := f.info.Selections[e]; sel != nil {
 			switch sel.Kind() {
 			case types.FieldVal:
-				if weftTypes[typeName(sel.Recv())] {
-					return f.node(e.X) // timer.C: the timer's
+				if holder, via := fieldHolder(sel); weftTypes[typeName(holder)] {
+					// timer.C: the timer's, and through an embedded
+					// *time.Timer, the embedded field's.
+					if via != nil {
+						return f.add(canon(via), via.Type())
+					}
+					return f.node(e.X)
 				}
 				return f.add(canon(sel.Obj()), sel.Obj().Type())
 			case types.MethodVal, types.MethodExpr:
@@ -216,6 +222,39 @@ func (f *flow) node(e ast.Expr) any {
 		return f.add(e, t)
 	}
 	return nil
+}
+
+// methodExpr reports whether fun is a method expression, (*T).M, whose
+// function type takes the receiver as its first parameter.
+func (f *flow) methodExpr(fun ast.Expr) bool {
+	sel, ok := ast.Unparen(fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	s := f.info.Selections[sel]
+	return s != nil && s.Kind() == types.MethodExpr
+}
+
+// fieldHolder returns the type whose field a field selection selects, and
+// the embedded field it goes through to get there (nil when the field is
+// the receiver's own): for r.C, with r of a struct type embedding
+// *time.Timer, *time.Timer and the embedded field.
+func fieldHolder(sel *types.Selection) (types.Type, *types.Var) {
+	t := sel.Recv()
+	var via *types.Var
+	path := sel.Index()
+	for _, i := range path[:len(path)-1] {
+		if p, ok := t.Underlying().(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		st, ok := t.Underlying().(*types.Struct)
+		if !ok {
+			return sel.Recv(), nil
+		}
+		via = st.Field(i)
+		t = via.Type()
+	}
+	return t, via
 }
 
 // funcValue returns the node of a function used as a value: its
@@ -783,7 +822,10 @@ func (f *flow) call(c *ast.CallExpr) {
 	if fn != nil {
 		osig := fn.Origin().Type().(*types.Signature)
 		params = osig.Params()
-		if recv := osig.Recv(); recv != nil && f.tracked(recv.Type()) {
+		if f.methodExpr(c.Fun) {
+			// (*T).M(x, args): the receiver is the first argument.
+			params = types.NewTuple(append([]*types.Var{osig.Recv()}, slices.Collect(params.Variables())...)...)
+		} else if recv := osig.Recv(); recv != nil && f.tracked(recv.Type()) {
 			if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok {
 				f.union(f.add(canon(recv), recv.Type()), f.node(sel.X))
 			}

@@ -163,6 +163,8 @@ func (r *rewriter) visit(n, parent ast.Node) {
 		r.plainFunc(n, n.Type, n.Body)
 	case *ast.TypeSpec:
 		r.namedChanDecl(n)
+	case *ast.ArrayType:
+		r.arrayLen(n)
 	}
 	if e, ok := n.(ast.Expr); ok {
 		r.convert(e)
