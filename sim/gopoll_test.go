@@ -4,8 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/weftdev/weft/explore"
-	"github.com/weftdev/weft/sched"
 	"github.com/weftdev/weft/sim"
 )
 
@@ -49,14 +47,7 @@ func goPoolBody(n, tasks int) func() {
 // the execution. Waking them all made ants' TestRestCodeCoverage, 600,000
 // tasks on pools of 10,000 workers, a runaway of 37 million events.
 func TestControlledGoChanPollersScale(t *testing.T) {
-	perTask := func(n int) float64 {
-		tasks := 4 * n
-		r := sched.Run(goPoolBody(n, tasks), explore.RandomWalk(1), sched.Options{})
-		if r.Failure != nil {
-			t.Fatalf("%d workers: %s", n, r.Failure.Summary())
-		}
-		return float64(r.Steps) / float64(tasks)
-	}
+	perTask := func(n int) float64 { return eventsPer(t, goPoolBody(n, 4*n), 4*n) }
 	few, many := perTask(10), perTask(1000)
 	t.Logf("events per task: %.1f with 10 workers, %.1f with 1,000", few, many)
 	if many > 2*few {

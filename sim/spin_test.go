@@ -53,14 +53,7 @@ func spinBody(n int) func() {
 // spinners wait for the lock's word to change (sched/spin.go), rather than
 // each looking again at every event.
 func TestControlledSpinLockScales(t *testing.T) {
-	perGoroutine := func(n int) float64 {
-		r := sched.Run(spinBody(n), explore.RandomWalk(1), sched.Options{})
-		if r.Failure != nil {
-			t.Fatalf("%d goroutines: %s", n, r.Failure.Summary())
-		}
-		return float64(r.Steps) / float64(n)
-	}
-	few, many := perGoroutine(100), perGoroutine(1000)
+	few, many := eventsPer(t, spinBody(100), 100), eventsPer(t, spinBody(1000), 1000)
 	t.Logf("events per goroutine: %.1f with 100, %.1f with 1,000", few, many)
 	if many > 2*few {
 		t.Errorf("%.1f events per goroutine with 1,000 goroutines, %.1f with 100: spinners cost more the more they are", many, few)
@@ -114,4 +107,16 @@ func TestControlledSpinLivelock(t *testing.T) {
 	if polling != 3 {
 		t.Errorf("%d goroutines polling, want the 3 spinners: %s", polling, r.Failure.Summary())
 	}
+}
+
+// eventsPer runs body once under a random walk and returns its events per
+// unit (a goroutine, a task): the measure of the scaling tests, which
+// count events, never time.
+func eventsPer(t *testing.T, body func(), units int) float64 {
+	t.Helper()
+	r := sched.Run(body, explore.RandomWalk(1), sched.Options{})
+	if r.Failure != nil {
+		t.Fatalf("the run of %d units failed: %s", units, r.Failure.Summary())
+	}
+	return float64(r.Steps) / float64(units)
 }
