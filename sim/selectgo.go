@@ -134,7 +134,16 @@ func selectPolling(cases []Case, def int) int {
 		}
 	}
 	weft = append(weft, OnDefault(nil))
+	var off offer
+	defer off.withdraw()
 	for first := true; ; first = false {
+		if i := off.taken(); i >= 0 {
+			if g, _ := who(); g != nil {
+				g.Changed(cases[i].ch.(goCase).goChannel())
+			}
+			callFunc(cases[i])
+			return i
+		}
 		// The select of weft's cases is the round's scheduling point; a
 		// round of Go channels alone has its poll for one, after the first.
 		if first || len(index) > 0 {
@@ -157,7 +166,87 @@ func selectPolling(cases []Case, def int) int {
 		if len(index) > 0 {
 			goChans = nil // it waits for weft's channels too
 		}
+		off.make(cases, goCases)
 		poll(goChans)
+	}
+}
+
+// An offer is a send case of a polling select on a Go channel, held out
+// by a plain goroutine blocked in the send while the select's goroutine
+// polls: a receiver that polls the channel too (a select on the other end
+// of an unbuffered channel that weft leaves Go's, as gocron's Jobs and its
+// scheduler loop are) then finds a sender waiting, as two goroutines that
+// only ever try the channel without blocking never would. One send case
+// at a time is offered, in turn, so that at most one proceeds; the select
+// withdraws the offer before it tries its cases again, and takes the send
+// case if a receiver took the value meanwhile.
+type offer struct {
+	i      int           // the case offered
+	cancel chan struct{} // closed to withdraw it
+	sent   chan bool     // whether the value was taken, once withdrawn
+	turn   int
+}
+
+// offerer is a Go channel's case that can be offered.
+type offerer interface {
+	offer(c Case, cancel <-chan struct{}, sent chan<- bool)
+}
+
+func (ch *goChan[T]) offer(c Case, cancel <-chan struct{}, sent chan<- bool) {
+	v := sendValue[T](c)
+	started := make(chan struct{})
+	go func() {
+		close(started)
+		select {
+		case ch.sc <- v:
+			sent <- true
+		case <-cancel:
+			sent <- false
+		}
+	}()
+	<-started // so that a receiver run next finds it there
+}
+
+// make offers the next send case of cases, under control.
+func (o *offer) make(cases []Case, goCases []int) {
+	if g, _ := who(); g == nil {
+		return
+	}
+	var sends []int
+	for _, i := range goCases {
+		if cases[i].dir == caseSend {
+			sends = append(sends, i)
+		}
+	}
+	if len(sends) == 0 {
+		return
+	}
+	o.i = sends[o.turn%len(sends)]
+	o.turn++
+	o.cancel, o.sent = make(chan struct{}), make(chan bool, 1)
+	cases[o.i].ch.(offerer).offer(cases[o.i], o.cancel, o.sent)
+}
+
+// taken withdraws the offer, and returns its case if the value was taken,
+// or -1.
+func (o *offer) taken() int {
+	if o.cancel == nil {
+		return -1
+	}
+	close(o.cancel)
+	i, sent := o.i, <-o.sent
+	o.cancel = nil
+	if sent {
+		return i
+	}
+	return -1
+}
+
+// withdraw withdraws an offer the select leaves without looking (its
+// goroutine ends: the execution is aborted).
+func (o *offer) withdraw() {
+	if o.cancel != nil {
+		close(o.cancel)
 	}
 }
 

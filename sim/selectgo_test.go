@@ -124,6 +124,26 @@ func TestControlledOpsOnGoChannels(t *testing.T) {
 	}
 }
 
+// TestControlledSelectsMeetOnGoChannel: two selects on the two ends of an
+// unbuffered Go channel, each with a weft case that never proceeds, meet:
+// the sender's case is offered by a plain goroutine while it polls.
+// Reduced from gocron's Jobs, whose reply channel weft leaves Go's, and its
+// scheduler loop (3 tests blocked, each end polling the other).
+func TestControlledSelectsMeetOnGoChannel(t *testing.T) {
+	exploreAll(t, func(c *checker) {
+		reply := make(chan []int)
+		stop := sim.NewChan[struct{}](0)
+		sim.Go(func() {
+			i := sim.Select(sim.OnRecv(stop, nil), sim.OnSendGo(reply, []int{1, 2}, nil))
+			c.Equal("sender's case", i, 1)
+		})
+		var got []int
+		i := sim.Select(sim.OnRecv(stop, nil), sim.OnRecvGo(reply, func(v []int) { got = v }))
+		c.Equal("receiver's case", i, 1)
+		c.Equal("values received", len(got), 2)
+	})
+}
+
 // TestControlledSendGoIsAChange: a send on a Go channel is a change, not a
 // poll, though it goes through a select that found none of weft's channels
 // ready. ants' ReleaseTimeout hands each of its workers a nil on a channel
