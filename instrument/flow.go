@@ -329,7 +329,7 @@ func (f *flow) flowInto(dst any, dt types.Type, src ast.Expr) {
 		return
 	}
 	if dt != nil && types.IsInterface(dt) {
-		if isChanLike(st) || (types.IsInterface(st) && !isError(st)) {
+		if isChanLike(st) || (types.IsInterface(st) && !isError(st)) || f.isFuncCarrying(st) {
 			f.union(dst, f.node(src))
 		}
 		f.implements(st, dt)
@@ -387,6 +387,16 @@ func (f *flow) joinTuples(a, b *types.Tuple) {
 var errorType = types.Universe.Lookup("error").Type()
 
 func isError(t types.Type) bool { return types.Identical(t, errorType) }
+
+// isFuncCarrying reports whether t is a function type whose parameters or
+// results hold what weft rewrites: put in an interface, such a function
+// goes where the interface goes, and its signature with it (gocron's
+// NewTask hands a func(chan struct{}) and its argument, as anys, to
+// reflect, which compares the argument's type with the parameter's).
+func (f *flow) isFuncCarrying(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Signature)
+	return ok && f.carries(t)
+}
 
 func isChanLike(t types.Type) bool {
 	_, ok := t.Underlying().(*types.Chan)
