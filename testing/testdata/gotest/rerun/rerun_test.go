@@ -80,9 +80,9 @@ func TestFreshRunTouchedFromOutside(t *testing.T) {
 	})
 }
 
-// registry is a package-level registry, setUp's once the package-level
-// guard of the tests' registration, as in groupcache's tests: under go
-// test the first test registers, and the second finds it done. weft starts
+// registry is a package-level registry and setUp the package-level Once
+// that guards the tests' registration in it, as in groupcache's tests:
+// under go test the first test registers, and the second finds it done. weft starts
 // the Once afresh in each execution, not the registry, so the second
 // test's first execution registers again and panics; a fresh process
 // following its schedule passes.
