@@ -36,14 +36,6 @@ var replacements = map[string]map[string][2]string{
 	"runtime": {"Gosched": {simName, "Yield"}, "NumGoroutine": {simName, "NumGoroutine"}, "Stack": {simName, "Stack"}},
 }
 
-// wrappers maps an import path of a library weft does not instrument, then
-// an exported function, to its wrapper in sim (see rewriter.wrap): goleak's
-// checks list the process's goroutines, which under control are weft's
-// too, and retry in real time, holding the baton.
-var wrappers = map[string]map[string]string{
-	"go.uber.org/goleak": {"VerifyNone": "VerifyNone", "Find": "Find"},
-}
-
 // with adds renamed entries to m: name, import, new name, ...
 func with(m map[string][2]string, renames ...string) map[string][2]string {
 	for i := 0; i+2 < len(renames); i += 3 {

@@ -22,10 +22,6 @@ func (r *rewriter) selector(n *ast.SelectorExpr, parent ast.Node) {
 	if !ok {
 		return
 	}
-	if w, ok := wrappers[pn.Imported().Path()][n.Sel.Name]; ok {
-		r.wrap(n, pn.Imported().Name()+"."+n.Sel.Name, w)
-		return
-	}
 	to, ok := replacements[pn.Imported().Path()][n.Sel.Name]
 	if !ok {
 		return
@@ -53,18 +49,6 @@ func (r *rewriter) selector(n *ast.SelectorExpr, parent ast.Node) {
 	r.used[to[0]] = true
 	r.gone[x] = true
 	r.replace(n, to[0]+"."+to[1])
-}
-
-// wrap hands a function of a library weft does not instrument to its
-// wrapper in sim, which calls it in plain mode: goleak.VerifyNone(t)
-// becomes weftsim.VerifyNone(goleak.VerifyNone)(t).
-func (r *rewriter) wrap(n *ast.SelectorExpr, what, wrapper string) {
-	if why := r.skipped(n); why != "" {
-		r.skip(n, what, why)
-		return
-	}
-	r.site(n, nil, what)
-	r.replace(n, r.sim(wrapper)+"("+r.text(n)+")")
 }
 
 // chanType rewrites a channel type, of any direction, to *sim.Chan.

@@ -979,29 +979,6 @@ func (c *Controller) spawn(parent *G, f func()) *G {
 //go:norace
 func (g *G) Goroutines() int { return g.c.outside + g.c.nlive }
 
-// Live counts the execution's goroutines that have not ended, g included.
-//
-//go:norace
-func (g *G) Live() int { return g.c.nlive }
-
-// Others describes the execution's goroutines that have not ended, but g:
-// each one's pending operation and where it is, what a leak check that g
-// runs sees left behind (sim.VerifyNone).
-//
-//go:norace
-func (g *G) Others() []Waiting {
-	if g.c.nlive <= 1 {
-		return nil
-	}
-	var ws []Waiting
-	for _, w := range g.c.waiting() {
-		if w.Goroutine != g.id {
-			ws = append(ws, w)
-		}
-	}
-	return ws
-}
-
 // NewObject numbers an object (a mutex, a channel, ...) at its first use in
 // the execution. Numbers are part of the trace and of the event hash.
 //
