@@ -178,6 +178,10 @@ func (c *Controller) decide(g *G) *G {
 				c.keepRunning()
 				return nil
 			}
+			if timer && c.pastLimit() {
+				c.timedOut()
+				return nil
+			}
 			if timer && idle < maxIdleFires {
 				c.fireNext() // nothing can run: the clock moves on
 				idle++
