@@ -179,7 +179,7 @@ func exploreTest(t *testing.T, body func(*T), cfg *config) {
 	if !startExploring(t, cfg) {
 		return
 	}
-	fs := &findings{cfg: cfg, rec: newRecord(cfg)}
+	fs := &findings{cfg: cfg, rec: newRecord(cfg), afterOutside: outsideTest.Load() != nil}
 	start := time.Now()
 	x, err := find(body, cfg, progressLine(cfg, &fs.failures), fs.found)
 	if err != nil {
@@ -255,19 +255,44 @@ type findings struct {
 	rec      jsonreport.Test // the JSON report, its failures added as they are saved
 	reports  []saved
 	notes    []string // failures a fresh process did not reproduce
+	// afterOutside: an earlier test of this process failed as Outside,
+	// and may have left package variables as no go test run does (ants'
+	// default pool, counting forever workers that missed what the purge
+	// loop sent them).
+	afterOutside bool
+}
+
+// outsideTest names the last test of this process whose execution a
+// goroutine outside it interfered with (an Outside failure): that
+// execution ran on past it, its goroutines missing what the outsider did,
+// and left package variables as no go test run leaves them.
+var outsideTest atomic.Pointer[string]
+
+// outsideNote is what a note of a failure refuted in a fresh process adds
+// when an earlier test of the process failed as Outside: the likely origin
+// of the state the failure came from.
+func outsideNote(test string) string {
+	name := outsideTest.Load()
+	if name == nil || *name == test {
+		return ""
+	}
+	return "\n  earlier in this process, " + *name + " failed as outside: a goroutine outside its execution (started at package init) used its objects, " +
+		"so that execution ended in a state no go test run reaches, which later tests that share its package variables start from"
 }
 
 // found saves a judged failure and adds it to the reports, unless a fresh
-// process does not reproduce it (see confirmFresh): then it adds a note.
+// process does not reproduce it (see confirmFresh): then it adds a note. A
+// failure of the test's first execution is confirmed too when an earlier
+// test of the process failed as Outside.
 func (fs *findings) found(f *Finding) {
 	s := save(f, fs.cfg)
-	if s.path != "" && f.Found != nil && f.Found.Iteration > 0 && !confirming() {
+	if s.path != "" && f.Found != nil && (f.Found.Iteration > 0 || fs.afterOutside) && !confirming() {
 		switch v, fresh := confirmFresh(f.Entry.Test, s.path); v {
 		case refuted:
 			s.remove()
 			fs.mu.Lock()
 			defer fs.mu.Unlock()
-			fs.notes = append(fs.notes, refutedNote(f, s.path))
+			fs.notes = append(fs.notes, refutedNote(f, s.path)+outsideNote(f.Entry.Test))
 			return
 		case differs:
 			if !outsideFresh(fresh) {
@@ -280,6 +305,9 @@ func (fs *findings) found(f *Finding) {
 			f.Entry, f.Nondeterminism = nil, outsideFreshError(fresh)
 			s = save(f, fs.cfg)
 		}
+	}
+	if f.Failure != nil && f.Failure.Kind == sched.Outside {
+		outsideTest.Store(&fs.cfg.name)
 	}
 	fs.failures.Add(1)
 	if profiling() && f.Final != nil {
