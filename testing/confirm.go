@@ -20,7 +20,10 @@ import (
 // its first from what the earlier ones left. A failure found there may be
 // that state's, not the schedule's, and the saved schedule would pass
 // when go test follows it in a fresh process. So a failure found after the
-// first execution of the process is confirmed before it is reported: the
+// first execution of the test, or in its first after an earlier test of
+// the process failed as Outside (whose execution ran on past what the
+// goroutine outside did, leaving package variables as no go test run
+// does), is confirmed before it is reported: the
 // test binary runs again, following the saved schedule alone, as the
 // replay command will. If it passes there, the entry is removed and the
 // test logs why instead of failing.
