@@ -133,12 +133,32 @@ func (r *rewriter) call(n *ast.CallExpr) {
 		if _, ok := r.typeOf(n.Args[0]).(*types.Chan); !ok {
 			return
 		}
+		if id.Name == "close" {
+			r.closeChan(n)
+			return
+		}
 		op, ok := r.chanOp(n.Args[0], n, id.Name)
 		if !ok {
 			return
 		}
 		method := map[string]string{"close": "Close", "len": "Len", "cap": "Cap"}[id.Name]
 		r.replace(n, "("+op+")."+method+"()")
+	}
+}
+
+// closeChan rewrites close(ch) to ch.Close(), or, on a channel left Go's,
+// to sim.CloseGo(ch): the close is an event, and the goroutines of the
+// execution that poll the channel look again at once, as Go's receivers
+// would wake (ants' test closes a Go channel its pool's workers wait on,
+// then gives them three seconds to end).
+func (r *rewriter) closeChan(n *ast.CallExpr) {
+	op, goChan, ok := r.waitOp(n.Args[0], n, "close")
+	switch {
+	case !ok:
+	case goChan:
+		r.replace(n, r.sim("CloseGo")+"("+op+")")
+	default:
+		r.replace(n, "("+op+").Close()")
 	}
 }
 

@@ -74,6 +74,14 @@ type Options struct {
 	// means OverrunBudgets; negative, none: MaxSteps is then a hard limit,
 	// for replays that bound a search (minimization).
 	Overruns int
+	// TimeLimit bounds the virtual time of an execution whose goroutines
+	// all wait: when none can run and the next timer is due past it, the
+	// execution fails as a Timeout instead of firing the timer, as go
+	// test fails a test that runs past its -timeout. Virtual time passes
+	// no faster than real time would, so a test that passes under go
+	// test with that -timeout never reaches it. Zero means no limit: the
+	// clock moves on, and a ticker that keeps firing ends as a Runaway.
+	TimeLimit time.Duration
 	// BlockTimeout bounds how long a controlled goroutine may stay blocked
 	// outside weft's knowledge before the execution fails as Blocked. Zero
 	// means DefaultBlockTimeout.
@@ -1083,6 +1091,29 @@ func (c *Controller) drain(g *G) {
 		return
 	}
 	close(c.drained)
+}
+
+// pastLimit reports whether the next timer, the only thing that can move
+// the execution on, is due past Options.TimeLimit while the test body has
+// not returned.
+//
+//go:norace
+func (c *Controller) pastLimit() bool {
+	t := c.timers.first()
+	return c.opts.TimeLimit > 0 && !c.rootDone && t != nil && t.when > int64(c.opts.TimeLimit)
+}
+
+// timedOut records that no goroutine can run before the time limit: the
+// goroutines that wait, the timers' included.
+//
+//go:norace
+func (c *Controller) timedOut() {
+	inTheOpen()
+	defer race.Disable()
+	c.fail(&Failure{Kind: Timeout, Waiting: c.waiting(),
+		Message: "no goroutine can run until a timer due past the time limit of " + c.opts.TimeLimit.String() +
+			" (go test's -timeout), where go test would time out"})
+	c.aborting = true
 }
 
 // stalled records why no goroutine can run: a deadlock, or a leak if the

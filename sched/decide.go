@@ -181,6 +181,10 @@ func (c *Controller) decide(g *G) *G {
 			if timer && c.roundBeforeTimer() {
 				continue
 			}
+			if timer && c.pastLimit() {
+				c.timedOut()
+				return nil
+			}
 			if timer && idle < maxIdleFires {
 				c.fireNext() // nothing can run: the clock moves on
 				idle++

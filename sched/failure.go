@@ -44,6 +44,13 @@ const (
 	// schedule (see Controller.Outside). Like Blocked, something weft
 	// cannot control, not a bug of the test: it is not replayed.
 	Outside
+	// Timeout: no goroutine could run, and the next timer was due past
+	// the execution's time limit (Options.TimeLimit, go test's -timeout):
+	// the goroutines wait for something that only time passing could
+	// bring, and under go test the test would time out (a lost wakeup
+	// with a ticker still running, which Go's deadlock detection misses
+	// too).
+	Timeout
 )
 
 var kindNames = [...]string{
@@ -56,6 +63,7 @@ var kindNames = [...]string{
 	Runaway:  "runaway",
 	Race:     "race",
 	Outside:  "outside",
+	Timeout:  "timeout",
 }
 
 func (k FailureKind) String() string {
@@ -88,7 +96,7 @@ type Failure struct {
 	Site string
 	// Stack is the failing goroutine's stack, for Panic and Blocked.
 	Stack string
-	// Waiting lists the goroutines stuck at a Deadlock or Leak, or the
+	// Waiting lists the goroutines stuck at a Deadlock, Leak or Timeout, or the
 	// escaped goroutines of an Escape, or what each goroutine was doing
 	// when a Runaway was stopped, or, for an Outside failure, the
 	// execution's goroutines left waiting on the object used from outside.
@@ -135,7 +143,7 @@ func (f *Failure) Signature() string {
 		// Where a runaway is stopped is arbitrary: every runaway is the
 		// same failure, so that minimization can shrink one.
 		return f.Kind.String()
-	case Deadlock, Leak, Escape:
+	case Deadlock, Leak, Escape, Timeout:
 		var sites []string
 		for _, w := range f.Waiting {
 			sites = append(sites, w.Op+"@"+w.Site)
@@ -166,7 +174,7 @@ func (f *Failure) Summary() string {
 		return "no failure"
 	}
 	switch f.Kind {
-	case Deadlock, Leak:
+	case Deadlock, Leak, Timeout:
 		parts := make([]string, 0, min(len(f.Waiting), maxSummarized+1))
 		for i, w := range f.Waiting {
 			if i == maxSummarized {
@@ -181,6 +189,8 @@ func (f *Failure) Summary() string {
 			what = "leak: the test returned while goroutines kept running"
 		case f.Kind == Leak:
 			what = "leak: the test returned while goroutines remain blocked"
+		case f.Kind == Timeout:
+			what = "timeout: " + f.Message
 		}
 		return what + ": " + strings.Join(parts, "; ")
 	}

@@ -510,6 +510,22 @@ func (c *Chan[T]) closeControlled(g *sched.G) {
 	s.closed = true
 	wakeAll(s.recvq)
 	wakeAll(s.sendq)
+	c.closePlain()
+}
+
+// closePlain closes the plain channel too, once an execution closed c: a
+// channel that outlives the execution through a package variable is closed
+// for the executions after it and for plain mode, as a package variable's
+// atomic keeps what the execution stored (ants' default pool: Reboot waits
+// for the allDone channel that the workers of an earlier test's execution
+// closed, while the pool's state, an atomic, says it was released). A
+// channel made in the execution is made anew by every replay of it.
+func (c *Chan[T]) closePlain() {
+	if c.ch == nil {
+		return // a timer's channel
+	}
+	defer func() { _ = recover() }() // closed in plain mode meanwhile: the outside failure tells
+	close(c.ch)
 }
 
 // blockForever blocks the calling goroutine forever, as an operation on a

@@ -298,6 +298,20 @@ func RecvOKGo[T any](c <-chan T) (v T, ok bool) {
 	return v, ok
 }
 
+// CloseGo closes c, a Go channel. Under control the close is an event,
+// and the goroutines that poll c look again at once (see sched.G.Changed),
+// as Go's receivers wake at a close; otherwise it is close(c).
+func CloseGo[T any](c chan<- T) {
+	g, _ := who()
+	if g == nil {
+		close(c)
+		return
+	}
+	g.Step(opClose, 0, nil)
+	close(c)
+	g.Changed(*(*uintptr)(unsafe.Pointer(&c)))
+}
+
 // SendGo sends v on c, a Go channel. Under control, a send that cannot
 // proceed at once is handed to a plain goroutine that blocks in it, and
 // SendGo polls for its completion: a receiver that polls too (RecvGo) then

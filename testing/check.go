@@ -261,6 +261,24 @@ type findings struct {
 	afterOthers bool
 }
 
+// outsideTest names the last test of this process whose execution a
+// goroutine outside it interfered with (an Outside failure): that
+// execution ran on past it, its goroutines missing what the outsider did,
+// and left package variables as no go test run leaves them.
+var outsideTest atomic.Pointer[string]
+
+// outsideNote is what a note of a failure refuted in a fresh process adds
+// when an earlier test of the process failed as Outside: the likely origin
+// of the state the failure came from.
+func outsideNote(test string) string {
+	name := outsideTest.Load()
+	if name == nil || *name == test {
+		return ""
+	}
+	return "\n  earlier in this process, " + *name + " failed as outside: a goroutine outside its execution (started at package init) used its objects, " +
+		"so that execution ended in a state no go test run reaches, which later tests that share its package variables start from"
+}
+
 // found saves a judged failure and adds it to the reports, unless a fresh
 // process does not reproduce it (see confirmFresh): then it adds a note.
 // A failure is confirmed when executions ran in the process before its
@@ -276,7 +294,7 @@ func (fs *findings) found(f *Finding) {
 			s.remove()
 			fs.mu.Lock()
 			defer fs.mu.Unlock()
-			fs.notes = append(fs.notes, refutedNote(f, s.path))
+			fs.notes = append(fs.notes, refutedNote(f, s.path)+outsideNote(f.Entry.Test))
 			return
 		case differs:
 			if !outsideFresh(fresh) {
@@ -289,6 +307,9 @@ func (fs *findings) found(f *Finding) {
 			f.Entry, f.Nondeterminism = nil, outsideFreshError(fresh)
 			s = save(f, fs.cfg)
 		}
+	}
+	if f.Failure != nil && f.Failure.Kind == sched.Outside {
+		outsideTest.Store(&fs.cfg.name)
 	}
 	fs.failures.Add(1)
 	if profiling() && f.Final != nil {

@@ -27,6 +27,7 @@ var (
 	flagWorkers      = flag.Int("explore.workers", 0, "weft: with -explore, worker processes that run executions in parallel, one at a time each (default GOMAXPROCS; 1: the test process alone)")
 	flagBlockTimeout = flag.Duration("explore.blocktimeout", sched.DefaultBlockTimeout, "weft: how long a controlled goroutine may block outside weft's control before the execution fails")
 	flagMaxSteps     = flag.Int("explore.maxsteps", sched.DefaultMaxSteps, "weft: events per execution before it fails as a runaway")
+	flagTimeLimit    = flag.Duration("explore.timelimit", 0, "weft: the virtual time an execution may reach when all its goroutines wait for a timer, before it fails as a timeout (default: go test's -timeout; weft passes it on to the processes it starts)")
 	flagLag          = flag.Duration("explore.lag", explore.DefaultLag, "weft: how far ahead of the work the clock may run, firing timers while goroutines that could run have not (0: only when due)")
 	flagStrictLeaks  = flag.Bool("explore.strictleaks", false, "weft: fail a test whose goroutines kept running after it returned, as goleak would")
 	flagContinue     = flag.Bool("explore.continue", false, "weft: with -explore, go on after a failure until the budget ends, minimizing and saving each distinct failure (by signature) once")
@@ -112,4 +113,21 @@ func (c *config) validate() error {
 		return fmt.Errorf("weft: -explore needs a budget: -explore.iters or a positive -explore.time")
 	}
 	return nil
+}
+
+// timeLimit is the time limit of an execution (sched.Options.TimeLimit):
+// -explore.timelimit where set, else go test's -timeout, which weft's
+// child processes do not inherit (see childArgs).
+func timeLimit() time.Duration {
+	if flagsSet()["explore.timelimit"] {
+		return *flagTimeLimit
+	}
+	if f := flag.Lookup("test.timeout"); f != nil {
+		if g, ok := f.Value.(flag.Getter); ok {
+			if d, ok := g.Get().(time.Duration); ok {
+				return d
+			}
+		}
+	}
+	return 0
 }

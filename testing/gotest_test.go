@@ -156,6 +156,14 @@ func TestGoTest(t *testing.T) {
 		if entries, _ := os.ReadDir(filepath.Join(dir, "rerun", "testdata", "weft", "TestFreshRunTouchedFromOutside")); len(entries) > 0 {
 			t.Fatalf("a failure whose fresh process a goroutine outside touched was saved: %v", entries)
 		}
+		// A first execution that fails on what an earlier test's execution,
+		// touched from outside, left: confirmed in a fresh process, which
+		// passes, and the note names the earlier test.
+		_, out = goTest(t, dir, "./rerun", "-v", "-run", "TestTouchedFromOutside$|TestAfterOutside$")
+		if !strings.Contains(out, "--- PASS: TestAfterOutside") || !strings.Contains(out, "weft: execution 1 failed") ||
+			!strings.Contains(out, "earlier in this process, TestTouchedFromOutside failed as outside") {
+			t.Fatalf("go test:\n%s", out)
+		}
 	})
 
 	t.Run("found", func(t *testing.T) {

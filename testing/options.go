@@ -80,6 +80,7 @@ type config struct {
 	seed         uint64
 	seedSet      bool
 	maxSteps     int
+	timeLimit    time.Duration // sched.Options.TimeLimit: go test's -timeout
 	blockTimeout time.Duration
 	lag          time.Duration // explore.Config.Lag
 	strictLeaks  bool
@@ -198,6 +199,7 @@ func (c *config) applyFlags() error {
 	if set["explore.maxsteps"] {
 		c.maxSteps = *flagMaxSteps
 	}
+	c.timeLimit = timeLimit()
 	if set["explore.lag"] {
 		Lag(*flagLag)(c)
 	}
@@ -258,7 +260,7 @@ func (c *config) defaultSeed() uint64 {
 }
 
 func (c *config) schedOptions() sched.Options {
-	return sched.Options{MaxSteps: c.maxSteps, BlockTimeout: c.blockTimeout, Name: c.name,
+	return sched.Options{MaxSteps: c.maxSteps, TimeLimit: c.timeLimit, BlockTimeout: c.blockTimeout, Name: c.name,
 		Epoch: c.epoch, StrictLeaks: c.strictLeaks}
 }
 

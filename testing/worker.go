@@ -156,6 +156,10 @@ func childArgs(test string, extra ...string) []string {
 		run = append(run, "^"+regexp.QuoteMeta(elem)+"$")
 	}
 	kept = append(kept, "-test.run="+strings.Join(run, "/"), "-test.count=1", "-test.timeout=0")
+	if !flagsSet()["explore.timelimit"] {
+		// The executions keep the test process's time limit.
+		kept = append(kept, "-explore.timelimit="+timeLimit().String())
+	}
 	kept = append(kept, extra...)
 	if rest := flag.Args(); len(rest) > 0 {
 		kept = append(append(kept, "--"), rest...)

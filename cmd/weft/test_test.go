@@ -38,6 +38,7 @@ var plainBugs = map[string]string{
 	"ctxleak":    "leak",
 	"constructs": "error",
 	"timing":     "error",
+	"tune":       "timeout",
 }
 
 // TestWeftTest explores packages written with plain Go through weft test:

@@ -80,6 +80,33 @@ func TestFreshRunTouchedFromOutside(t *testing.T) {
 	})
 }
 
+var poolBroken bool
+
+// TestTouchedFromOutside has its execution's mutex locked by the janitor,
+// and leaves the pool it shares with TestAfterOutside broken, as the
+// execution of ants' TestAntsPool that the purge loop touched leaves the
+// default pool counting workers that will never end.
+func TestTouchedFromOutside(t *testing.T) {
+	weft.Check(t, func(t *weft.T) {
+		poolBroken = true
+		var mu sim.Mutex
+		mu.Lock()
+		mu.Unlock()
+		janitor <- func() { mu.Lock(); mu.Unlock() }
+		<-janitor
+	})
+}
+
+// TestAfterOutside fails on the broken pool in its first execution after
+// TestTouchedFromOutside, and passes alone, as a fresh process runs it.
+func TestAfterOutside(t *testing.T) {
+	weft.Check(t, func(t *weft.T) {
+		if poolBroken {
+			t.Fatal("the pool is broken")
+		}
+	})
+}
+
 // registry is a package-level registry and setUp the package-level Once
 // that guards the tests' registration in it, as in groupcache's tests:
 // under go test the first test registers, and the second finds it done. weft starts
