@@ -212,6 +212,7 @@ type Controller struct {
 	slab       []G        // where newG takes its next goroutines from
 	slabs      [][]G      // the slabs allocated beyond slabBuf
 	spare      spares     // what an earlier execution left (see reuse.go)
+	sites      *siteCache // the sites of a traced execution's events
 	schedMem   Schedule   // the Result's Schedule's backing array, if not schedBuf
 	allBuf     [4]*G      // all's first backing array
 	nlive      int        // goroutines not yet exited
@@ -776,7 +777,10 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, poll pollKind) {
 		if c.opts.Stacks {
 			p.stack = callers(1)
 		}
-		g.site = CallerSite(1)
+		if c.sites == nil {
+			c.sites = new(siteCache)
+		}
+		g.site = c.sites.callerSite(1)
 		p.site = g.site
 		c.record(p)
 	}
