@@ -82,6 +82,11 @@ type Options struct {
 	// costs about a microsecond an event. An execution of more than
 	// MaxTrace events keeps its last MaxTrace.
 	Trace bool
+	// TraceFrom, with Trace, leaves the events before it untraced: a
+	// replay of an execution of known length that keeps only its last
+	// MaxTrace events (a runaway's) need not resolve the sites of the
+	// millions before them.
+	TraceFrom int
 	// Stacks, with Trace, records the call stack of every traced event in
 	// Event.Stack, for profiles (see package internal/contention).
 	Stacks bool
@@ -772,7 +777,7 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, poll pollKind) {
 	c.now += int64(Tick)
 	c.mix(uint64(g.idx)<<32 ^ uint64(obj))
 	c.mix(op.hash)
-	if c.trace != nil {
+	if c.trace != nil && c.steps >= c.opts.TraceFrom {
 		p := tracePoint{g: g, n: g.n, ops: g.ops, op: op, obj: obj, at: c.now}
 		if c.opts.Stacks {
 			p.stack = callers(1)
