@@ -145,6 +145,28 @@ func TestGolden(t *testing.T) {
 	}
 }
 
+// TestRecheckedImport checks again a package whose rewrite is the same
+// (a decision about its files changed nothing), and a package that uses
+// it and an alias of its types that another package declares (protobuf's
+// protoreflect, descriptorpb and protoiface): the types of the package
+// checked again are new objects, so what imports it, directly or not, is
+// checked again too, and the aliases stay identical. Before, descriptorpb
+// did not check against protoiface's stale types, and weft test stopped.
+func TestRecheckedImport(t *testing.T) {
+	dir := scratch(t, "aliases")
+	res, err := instrument.RewriteRechecking(load(t, dir), instrument.Config{Instrument: instrumented("aliases")},
+		"example.com/aliases/instrr", "example.com/aliases")
+	must(t, err)
+	for _, p := range res.Packages {
+		if p.Whole != "" {
+			t.Errorf("%s left whole: %s", p.ID, p.Whole)
+		}
+	}
+	if len(res.Files) != 2 {
+		t.Errorf("%d files rewritten, want instrr's and instrimpl's", len(res.Files))
+	}
+}
+
 // lines counts a file's lines, from its package clause on: a file that
 // gains a build constraint gains two lines above it.
 func lines(src []byte) int {

@@ -1,7 +1,6 @@
 package instrument
 
 import (
-	"crypto/sha256"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -46,9 +45,18 @@ func Rewrite(roots []*packages.Package, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := g.settle(); err != nil {
+		return nil, err
+	}
+	return g.result(), nil
+}
+
+// settle rewrites and checks the stale packages, pass after pass, until a
+// pass finds none and the variants of each package agree.
+func (g *graph) settle() error {
 	for pass := 0; ; pass++ {
 		if pass == maxPasses {
-			return nil, fmt.Errorf("instrument: the rewrite did not settle in %d passes", maxPasses)
+			return fmt.Errorf("instrument: the rewrite did not settle in %d passes", maxPasses)
 		}
 		redone := false
 		for _, p := range g.order {
@@ -57,14 +65,13 @@ func Rewrite(roots []*packages.Package, cfg Config) (*Result, error) {
 			}
 			redone = true
 			if err := g.process(p); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		if !redone && g.consistent() {
-			break
+			return nil
 		}
 	}
-	return g.result(), nil
 }
 
 const (
@@ -103,8 +110,7 @@ type outcome struct {
 	errs     []error     // type errors left, if any
 	info     *types.Info // of the check, for a package not rewritten
 	versions map[string]int
-	imports  map[string]string // affected imports' digests when processed, by ID
-	digest   string
+	imports  map[string]*types.Package // affected imports' checked types when processed, by ID
 }
 
 func newGraph(roots []*packages.Package, cfg Config) (*graph, error) {
@@ -334,7 +340,12 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // stale reports whether p must be rewritten (again): it never was, a
 // decision about one of its files was taken since, or a package it
-// imports was rewritten differently.
+// imports was checked again since. The types of a package checked again
+// are new objects, even when its rewrite is the same: a package checked
+// against the earlier ones would not share them with one checked against
+// the new (protobuf's protoiface.Methods and protoreflect's methods, two
+// aliases of one struct type, would no longer be identical in
+// descriptorpb).
 func (g *graph) stale(p *packages.Package) bool {
 	o := g.out[p.ID]
 	if o == nil || len(o.errs) > 0 {
@@ -346,7 +357,7 @@ func (g *graph) stale(p *packages.Package) bool {
 		}
 	}
 	for _, q := range p.Imports {
-		if qo := g.out[q.ID]; qo != nil && g.affected[q.ID] && o.imports[q.ID] != qo.digest {
+		if qo := g.out[q.ID]; qo != nil && g.affected[q.ID] && o.imports[q.ID] != qo.types {
 			return true
 		}
 	}
@@ -402,13 +413,13 @@ func (g *graph) process(p *packages.Package) error {
 
 // attempt rewrites p with the decisions so far and type-checks the result.
 func (g *graph) attempt(p *packages.Package) (*outcome, *pkgResult, error) {
-	o := &outcome{versions: map[string]int{}, imports: map[string]string{}, files: map[string][]byte{}}
+	o := &outcome{versions: map[string]int{}, imports: map[string]*types.Package{}, files: map[string][]byte{}}
 	for _, f := range p.CompiledGoFiles {
 		o.versions[f] = g.dec.version[f]
 	}
 	for _, q := range p.Imports {
 		if qo := g.out[q.ID]; qo != nil && g.affected[q.ID] {
-			o.imports[q.ID] = qo.digest
+			o.imports[q.ID] = qo.types
 		}
 	}
 	var res *pkgResult
@@ -433,12 +444,6 @@ func (g *graph) attempt(p *packages.Package) (*outcome, *pkgResult, error) {
 		o.whole = g.dec.whole[p.CompiledGoFiles[0]]
 	}
 	o.types, o.info, o.errs = g.check(p, res)
-	h := sha256.New()
-	for _, path := range sortedKeys(o.files) {
-		fmt.Fprintf(h, "%s\x00%d\x00", path, len(o.files[path]))
-		h.Write(o.files[path])
-	}
-	o.digest = string(h.Sum(nil))
 	return o, res, nil
 }
 

@@ -31,8 +31,11 @@ import (
 // The channel and value expressions are evaluated in source order, once,
 // on entering the select, as Go does; a case expression that spans lines
 // is put on one. A case on a channel that stays a Go channel (one that
-// comes from code weft does not instrument) is a Go case of sim.Select; a
-// select whose cases are all on Go channels is left as it is.
+// comes from code weft does not instrument) is a Go case of sim.Select,
+// which polls it, even when every case is one: a select left to block in
+// Go's runtime would block outside weft's control, waiting for a
+// controlled goroutine that cannot run meanwhile (a sender that polls the
+// same Go channel: oklog/run's signal handler and its test).
 func (r *rewriter) selectStmt(n *ast.SelectStmt) {
 	if why := r.skipped(n); why != "" {
 		r.skip(n, "select", why)
@@ -45,25 +48,8 @@ func (r *rewriter) selectStmt(n *ast.SelectStmt) {
 		return
 	}
 	cases := make([]selectCase, len(n.Body.List))
-	weft, raw := 0, 0
 	for i, s := range n.Body.List {
-		c := r.selectCase(s.(*ast.CommClause))
-		cases[i] = c
-		switch {
-		case c.ch == nil:
-		case c.raw != "":
-			raw++
-		default:
-			weft++
-		}
-	}
-	if weft == 0 && raw > 0 {
-		for _, c := range cases {
-			if c.raw != "" {
-				r.skip(c.cc, "select case", c.raw)
-			}
-		}
-		return
+		cases[i] = r.selectCase(s.(*ast.CommClause))
 	}
 	// One clause becomes the switch's default: the select's default if it
 	// has one, else its last case. A switch with a default whose clauses all

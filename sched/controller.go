@@ -198,6 +198,13 @@ type Event struct {
 
 var execSeq atomic.Uint64
 
+// Executions returns how many executions this process has started: a
+// test's first execution may start from what earlier ones left (package
+// variables, a registry, a closed default pool).
+//
+//go:norace
+func Executions() uint64 { return execSeq.Load() }
+
 // A Controller runs one execution. Its state is only touched by the running
 // goroutine, with the baton handoffs ordering every access; the few fields
 // the watchdog reads from outside are atomic.

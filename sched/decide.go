@@ -178,6 +178,9 @@ func (c *Controller) decide(g *G) *G {
 				c.keepRunning()
 				return nil
 			}
+			if timer && c.roundBeforeTimer() {
+				continue
+			}
 			if timer && idle < maxIdleFires {
 				c.fireNext() // nothing can run: the clock moves on
 				idle++

@@ -76,6 +76,22 @@ func (s goroutineStack) worker() bool {
 	return false
 }
 
+// stdDaemon reports whether the goroutine is one the standard library
+// starts once and keeps for the life of the process: os/signal's loop,
+// which the first signal.Notify starts (oklog/run's SignalHandler calls it
+// from a controlled goroutine), and the runtime's signal mask goroutine.
+// It outlives the execution that started it by design, as goleak's
+// default filters accept.
+func (s goroutineStack) stdDaemon() bool {
+	for _, f := range s.frames {
+		switch f.fn {
+		case "os/signal.loop", "os/signal.signal_recv", "runtime.ensureSigM.func1":
+			return true
+		}
+	}
+	return false
+}
+
 // blocked reports whether the goroutine waits (parked by the runtime, or in
 // a system call) rather than runs.
 func (s goroutineStack) blocked() bool {

@@ -560,6 +560,45 @@ func keepStale(list []*G) []*G {
 	return list[:n]
 }
 
+// roundsBeforeTimer bounds the rounds the stale pollers get in vain while a
+// timer is pending, before it fires (see roundBeforeTimer).
+const roundsBeforeTimer = 2
+
+// roundBeforeTimer starts a round for the stale pollers and spinners
+// before a pending timer fires, when no goroutine is a candidate, unless
+// they have had roundsBeforeTimer rounds since the execution last
+// progressed. Three reads in a row of an unchanged word make a poll (see
+// pollRead), but a goroutine at work may read one word several times in a
+// row: protobuf's lazyInit reads a done flag for every field of a message.
+// Firing the timer at once would move the clock by the timer's whole wait
+// (groupcache's 5-second timeout fired while its getter marshalled a
+// message); a round costs a goroutine that waits for the timer only its
+// looks. Pollers that may wait for the world outside get none: they wait
+// in real time at a stall, which a timer's firing spares them.
+//
+//go:norace
+func (c *Controller) roundBeforeTimer() bool {
+	if c.rounds >= roundsBeforeTimer {
+		return false
+	}
+	c.dropUnstale()
+	spinners := c.anySpinner()
+	if len(c.stale) == 0 && !spinners {
+		return false
+	}
+	for _, g := range c.stale {
+		if g.outside {
+			return false
+		}
+	}
+	if spinners {
+		c.releaseSpinners()
+	}
+	c.rounds++
+	c.changed()
+	return true
+}
+
 // unstall starts a round for the stale pollers. It reports false when
 // there are none, or their rounds are spent.
 //

@@ -216,7 +216,7 @@ func (c *Controller) escapedGoroutines() []Waiting {
 	}
 	var out []Waiting
 	for _, s := range goroutineStacks() {
-		if s.worker() || !mine[first(s.labels["weft.w"])] || first(s.labels["weft.test"]) != c.opts.Name {
+		if s.worker() || s.stdDaemon() || !mine[first(s.labels["weft.w"])] || first(s.labels["weft.test"]) != c.opts.Name {
 			continue
 		}
 		site, stack := s.user()

@@ -305,3 +305,33 @@ func TestVirtualTimeDeterminism(t *testing.T) {
 		}
 	}
 }
+
+// TestVirtualRereadsAreWork checks that a goroutine that reads one
+// unchanged atomic several times in a row as it works (protobuf's lazyInit
+// fast path, called for every field of a message, under groupcache's
+// TestGetDupSuppressProto) is not taken for one that waits for time: a
+// timeout pending elsewhere does not fire before its work is done.
+func TestVirtualRereadsAreWork(t *testing.T) {
+	exploreAll(t, func(c *checker) {
+		var done sim.Uint32
+		done.Store(1)
+		var mu sim.Mutex
+		result := sim.NewChan[string](1)
+		sim.Go(func() {
+			for range 20 {
+				for range 6 {
+					done.Load()
+				}
+				mu.Lock()
+				mu.Unlock()
+			}
+			result.Send("done")
+		})
+		got := ""
+		sim.Select(
+			sim.OnRecv(result, func(v string) { got = v }),
+			sim.OnRecv(sim.After(5*time.Second), func(time.Time) { got = "timeout" }),
+		)
+		c.Equal("a worker that rereads a word", got, "done")
+	})
+}

@@ -17,13 +17,16 @@ import (
 // Confirmation in a fresh process. A test that keeps state from one run to
 // the next (a package variable, a default pool its first run closes: ants'
 // TestAntsPool hangs under go test -count=2) starts every execution after
-// its first from what the earlier ones left. A failure found there may be
-// that state's, not the schedule's, and the saved schedule would pass
-// when go test follows it in a fresh process. So a failure found after the
-// first execution of the process is confirmed before it is reported: the
-// test binary runs again, following the saved schedule alone, as the
-// replay command will. If it passes there, the entry is removed and the
-// test logs why instead of failing.
+// its first from what the earlier ones left; so does the first execution
+// of a test after others (groupcache's tests register their groups in a
+// package-level registry, guarded by a package-level sync.Once that weft
+// starts afresh in each execution). A failure found there may be that
+// state's, not the schedule's, and the saved schedule would pass when go
+// test follows it in a fresh process. So a failure found after any other
+// execution of the process is confirmed before it is reported: the test
+// binary runs again, following the saved schedule alone, as the replay
+// command will. If it passes there, the entry is removed and the test logs
+// why instead of failing.
 
 // confirmTimeout bounds the fresh process: one execution, followed.
 const confirmTimeout = 5 * time.Minute
@@ -113,12 +116,18 @@ func confirming() bool { return os.Getenv(confirmingEnv) != "" }
 // refutedNote is what a test logs for a failure that a fresh process did
 // not reproduce, with the failures before it that did not replay: in a
 // test that does not run the same twice, no replay in this process tells.
+// path is the entry removed, "" for a failure that was not saved (it did
+// not replay identically in this process).
 func refutedNote(f *Finding, path string) string {
+	saved := "not saved"
+	if path != "" {
+		saved = "not saved (" + path + " removed), and not explored further"
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "weft: execution %d failed (%s), but passes when a fresh process follows its schedule, as go test will: "+
-		"the failure came from state that earlier executions left in the process (a package variable, a closed default pool, a sync.Once); "+
-		"not saved (%s removed), and not explored further. weft runs a test many times in one process: go test -count=2 shows whether it runs the same twice\n",
-		f.Found.Iteration+1, f.Failure.Summary(), path)
+		"the failure came from state that earlier executions (this test's, or earlier tests') left in the process (a package variable, a registry, a closed default pool, a sync.Once); "+
+		"%s. weft runs a test many times in one process: go test -count=2 shows whether it runs the same twice\n",
+		f.Found.Iteration+1, f.Failure.Summary(), saved)
 	writeUnreplayed(&b, f.Unreplayed, f.Unlisted)
 	return strings.TrimRight(b.String(), "\n")
 }

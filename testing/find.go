@@ -221,7 +221,7 @@ func judge(body func(*T), cfg *config, found *explore.Finding, executions int) *
 	}
 	f.Entry = &corpus.Entry{
 		Test:        cfg.name,
-		Found:       corpus.Found{Strategy: found.Strategy, Seed: found.Seed, Iteration: found.Iteration, Depth: found.Depth},
+		Found:       foundOf(found),
 		Failure:     f.Failure.Summary(),
 		Signature:   f.Failure.Signature(),
 		Preemptions: m.After,
@@ -230,6 +230,11 @@ func judge(body func(*T), cfg *config, found *explore.Finding, executions int) *
 		Schedule:    f.Final.Schedule,
 	}
 	return f
+}
+
+// foundOf is how the failing execution was found, as a corpus entry says.
+func foundOf(found *explore.Finding) corpus.Found {
+	return corpus.Found{Strategy: found.Strategy, Seed: found.Seed, Iteration: found.Iteration, Depth: found.Depth}
 }
 
 // shrink verifies a failing execution, minimizes its schedule, and

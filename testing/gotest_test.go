@@ -129,6 +129,23 @@ func TestGoTest(t *testing.T) {
 		if entries, _ := os.ReadDir(filepath.Join(dir, "rerun", "testdata", "weft", "TestClosesPool")); len(entries) > 0 {
 			t.Fatalf("a failure a fresh process does not reproduce was saved: %v", entries)
 		}
+		// A failure in the first execution of a test, from what an
+		// earlier test left: a fresh process, as go test, passes.
+		ok, out = goTest(t, dir, "./rerun", "-v", "-run", "TestRegisters")
+		if !ok || !strings.Contains(out, "TestRegistersAfter") || !strings.Contains(out, "weft: execution 1 failed (panic") ||
+			!strings.Contains(out, "passes when a fresh process follows its schedule") {
+			t.Fatalf("go test:\n%s", out)
+		}
+		if entries, _ := os.ReadDir(filepath.Join(dir, "rerun", "testdata", "weft", "TestRegistersAfter")); len(entries) > 0 {
+			t.Fatalf("a failure a fresh process does not reproduce was saved: %v", entries)
+		}
+		// The same, from a failure that does not replay identically,
+		// which is not saved: it is confirmed too.
+		ok, out = goTest(t, dir, "./rerun", "-v", "-run", "TestRegistersUnreplayed")
+		if !ok || !strings.Contains(out, "weft: execution 2 failed (error") ||
+			!strings.Contains(out, "passes when a fresh process follows its schedule") {
+			t.Fatalf("go test:\n%s", out)
+		}
 		// A fresh process whose execution a goroutine outside it
 		// touched: neither failure replays, nothing is saved.
 		ok, out = goTest(t, dir, "./rerun", "-run", "TestFreshRunTouchedFromOutside")

@@ -100,6 +100,7 @@ type row struct {
 	packages, tests  int
 	passGo           int
 	buildFailed      []string          // packages weft test could not build
+	goBuildFailed    []string          // packages go test could not build either
 	depsFailed       []string          // dependencies among them
 	depsOutput       map[string]string // the compiler's first messages for each
 	lost             map[string]string // tests passing under go test only: their output's start
@@ -156,14 +157,20 @@ func measure(mod, weft, work string, timeout time.Duration) (row, error) {
 		}
 	}
 	for pkg := range weftRes.buildFailed {
-		if goRes.packages[pkg] {
+		switch {
+		case goRes.buildFailed[pkg]:
+			// go test cannot build it either (backoff's example fails
+			// go vet): not weft's to build.
+			r.goBuildFailed = append(r.goBuildFailed, pkg)
+		case goRes.packages[pkg]:
 			r.buildFailed = append(r.buildFailed, pkg)
-		} else {
+		default:
 			r.depsFailed = append(r.depsFailed, pkg)
 			r.depsOutput[pkg] = weftRes.output[pkg+"\x00"]
 		}
 	}
 	sort.Strings(r.buildFailed)
+	sort.Strings(r.goBuildFailed)
 	sort.Strings(r.depsFailed)
 	sort.Strings(r.goFailed)
 	return r, nil
@@ -338,6 +345,9 @@ func print(w io.Writer, rows []row) {
 			for _, line := range strings.Split(strings.TrimRight(r.depsOutput[p], "\n"), "\n") {
 				fmt.Fprintf(w, "      %s\n", line)
 			}
+		}
+		for _, p := range r.goBuildFailed {
+			fmt.Fprintf(w, "- does not build under go test either: %s\n", p)
 		}
 		for _, t := range r.goFailed {
 			fmt.Fprintf(w, "- fails under go test too: %s\n", t)

@@ -79,3 +79,55 @@ func TestFreshRunTouchedFromOutside(t *testing.T) {
 		<-janitor
 	})
 }
+
+// registry is a package-level registry and setUp the package-level Once
+// that guards the tests' registration in it, as in groupcache's tests:
+// under go test the first test registers, and the second finds it done. weft starts
+// the Once afresh in each execution, not the registry, so the second
+// test's first execution registers again and panics; a fresh process
+// following its schedule passes.
+var (
+	registry = map[string]bool{}
+	setUp    sim.Once
+)
+
+func register() {
+	if registry["group"] {
+		panic("duplicate registration of group")
+	}
+	registry["group"] = true
+}
+
+func TestRegistersFirst(t *testing.T) {
+	weft.Check(t, func(t *weft.T) { setUp.Do(register) })
+}
+
+func TestRegistersAfter(t *testing.T) {
+	weft.Check(t, func(t *weft.T) { setUp.Do(register) })
+}
+
+var (
+	handled    bool // a registry of one, as net/http's default mux
+	handleRuns int
+)
+
+// TestRegistersUnreplayed registers in its first run, and fails at a second
+// registration in every later one, as groupcache's TestHTTPPool does at a
+// second NewHTTPPool; as that test talks to child processes, no two runs
+// have the same events (here: one lock more or less), so no failure
+// replays identically, and none is saved. A fresh process following the
+// schedule passes.
+func TestRegistersUnreplayed(t *testing.T) {
+	weft.Check(t, func(t *weft.T) {
+		handleRuns++
+		var mu sim.Mutex
+		for range handleRuns % 2 {
+			mu.Lock()
+			mu.Unlock()
+		}
+		if handled {
+			t.Fatal("registered twice")
+		}
+		handled = true
+	})
+}

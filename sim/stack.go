@@ -1,0 +1,173 @@
+package sim
+
+import (
+	"bytes"
+	"reflect"
+	"runtime"
+	"strings"
+	"sync"
+)
+
+// weftPrefix begins the import paths of weft's packages.
+const weftPrefix = "github.com/weftdev/weft/"
+
+// runtimeDirs are the top directories of weft's packages that run a test:
+// their functions' frames are weft's, not the test's.
+var runtimeDirs = map[string]bool{
+	"sim": true, "sched": true, "testing": true, "explore": true, "record": true,
+	"replay": true, "corpus": true, "report": true, "lin": true, "internal": true,
+}
+
+// weftFrame reports whether the function line of a frame (or a "created
+// by" line) names a function of weft's runtime packages.
+func weftFrame(line string) bool {
+	fn := strings.TrimPrefix(line, "created by ")
+	rest, ok := strings.CutPrefix(fn, weftPrefix)
+	if !ok {
+		return false
+	}
+	// rest is dir/sub.Func(args) or dir.Func(args): the package path ends
+	// at the first dot after the last slash.
+	pkg := rest
+	if i := strings.LastIndexByte(rest, '/'); i >= 0 {
+		if j := strings.IndexByte(rest[i:], '.'); j >= 0 {
+			pkg = rest[:i+j]
+		}
+	} else if j := strings.IndexByte(rest, '.'); j >= 0 {
+		pkg = rest[:j]
+	}
+	dir, _, _ := strings.Cut(pkg, "/")
+	return runtimeDirs[dir] && !strings.HasSuffix(pkg, "_test")
+}
+
+// Stack is runtime.Stack as go test would show it: the frames of weft's
+// packages (a controlled goroutine's scheduler and primitives, the worker
+// it runs on, the exploration that runs the test) are left out of each
+// goroutine's trace, and with all, so are the goroutines that are weft's
+// alone (its idle workers, the watchdog). A leak checker that reads the
+// dump (go.uber.org/goleak) then sees the goroutines the test has, with
+// their own functions on top, as its options name them.
+func Stack(buf []byte, all bool) int {
+	dump := make([]byte, max(len(buf), 64<<10))
+	for {
+		n := runtime.Stack(dump, all)
+		if n < len(dump) {
+			dump = dump[:n]
+			break
+		}
+		dump = make([]byte, 2*len(dump))
+	}
+	return copy(buf, withoutWeft(dump))
+}
+
+// withoutWeft returns a goroutine dump without weft's frames, and without
+// the goroutines that are weft's.
+func withoutWeft(dump []byte) []byte {
+	var out []byte
+	for _, g := range bytes.Split(bytes.TrimRight(dump, "\n"), []byte("\n\n")) {
+		kept, ok := goroutineTrace(g)
+		if !ok {
+			continue
+		}
+		if len(out) > 0 {
+			out = append(out, "\n\n"...)
+		}
+		out = append(out, kept...)
+	}
+	if len(out) > 0 {
+		out = append(out, '\n')
+	}
+	return out
+}
+
+// A frame is a function line of a goroutine's trace (or its "created by"
+// line), with the file line that follows it, if any.
+type frame struct {
+	fn, file []byte
+}
+
+// weft reports whether the frame is a function of weft's runtime.
+func (f frame) weft() bool { return weftFrame(string(f.fn)) }
+
+// std reports whether the frame is a function of the standard library:
+// its file is under GOROOT's src.
+func (f frame) std() bool {
+	file := string(bytes.TrimSpace(f.file))
+	return file != "" && strings.HasPrefix(file, stdSrc())
+}
+
+// stdSrc is the directory of the standard library's sources, as frames
+// name them.
+var stdSrc = sync.OnceValue(func() string {
+	pc := reflect.ValueOf(strings.Cut).Pointer()
+	file, _ := runtime.FuncForPC(pc).FileLine(pc)
+	return strings.TrimSuffix(file, "strings/strings.go")
+})
+
+// goroutineTrace returns one goroutine's trace without weft's frames and
+// the standard library's frames above the topmost (which weft called), or false
+// for a goroutine that is weft's: one with weft's frames and none of
+// the program's but the standard library's (an idle worker, the
+// watchdog), or one that is not a controlled goroutine and waits in
+// weft's runtime (the test's own goroutine, waiting for the executions
+// that run its body) rather than in a primitive of sim.
+func goroutineTrace(g []byte) ([]byte, bool) {
+	header, frames := parseTrace(g)
+	top, controlled := -1, false
+	for i, f := range frames {
+		if f.weft() {
+			if top < 0 {
+				top = i
+			}
+			controlled = controlled || bytes.HasPrefix(f.fn, []byte(weftPrefix+"sched.(*Controller).goroutine("))
+		}
+	}
+	if top < 0 {
+		return g, true
+	}
+	if !controlled {
+		for _, f := range frames {
+			if !f.std() {
+				if f.weft() && !bytes.HasPrefix(f.fn, []byte(weftPrefix+"sim.")) {
+					return nil, false
+				}
+				break
+			}
+		}
+	}
+	// The frames above the topmost of weft's are weft's callees if they
+	// are the standard library's (a wait of the scheduler's).
+	from := top
+	for _, f := range frames[:top] {
+		if !f.std() {
+			from = 0
+		}
+	}
+	out := append([]byte(nil), header...)
+	own := false
+	for _, f := range frames[from:] {
+		if f.weft() {
+			continue
+		}
+		own = own || !f.std()
+		out = append(append(out, '\n'), f.fn...)
+		if f.file != nil {
+			out = append(append(out, '\n'), f.file...)
+		}
+	}
+	return out, own
+}
+
+// parseTrace splits a goroutine's trace into its header line and frames.
+func parseTrace(g []byte) ([]byte, []frame) {
+	lines := bytes.Split(g, []byte("\n"))
+	var frames []frame
+	for _, line := range lines[1:] {
+		if bytes.HasPrefix(line, []byte("\t")) && len(frames) > 0 && frames[len(frames)-1].file == nil {
+			frames[len(frames)-1].file = line
+			continue
+		}
+		frames = append(frames, frame{fn: line})
+	}
+	return lines[0], frames
+}
