@@ -90,6 +90,11 @@ type Options struct {
 	// costs about a microsecond an event. An execution of more than
 	// MaxTrace events keeps its last MaxTrace.
 	Trace bool
+	// TraceFrom, with Trace, leaves the events before it untraced: a
+	// replay of an execution of known length that keeps only its last
+	// MaxTrace events (a runaway's) need not resolve the sites of the
+	// millions before them.
+	TraceFrom int
 	// Stacks, with Trace, records the call stack of every traced event in
 	// Event.Stack, for profiles (see package internal/contention).
 	Stacks bool
@@ -227,6 +232,7 @@ type Controller struct {
 	slab       []G        // where newG takes its next goroutines from
 	slabs      [][]G      // the slabs allocated beyond slabBuf
 	spare      spares     // what an earlier execution left (see reuse.go)
+	sites      *siteCache // the sites of a traced execution's events
 	schedMem   Schedule   // the Result's Schedule's backing array, if not schedBuf
 	allBuf     [4]*G      // all's first backing array
 	nlive      int        // goroutines not yet exited
@@ -786,12 +792,15 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, poll pollKind) {
 	c.now += int64(Tick)
 	c.mix(uint64(g.idx)<<32 ^ uint64(obj))
 	c.mix(op.hash)
-	if c.trace != nil {
+	if c.trace != nil && c.steps >= c.opts.TraceFrom {
 		p := tracePoint{g: g, n: g.n, ops: g.ops, op: op, obj: obj, at: c.now}
 		if c.opts.Stacks {
 			p.stack = callers(1)
 		}
-		g.site = CallerSite(1)
+		if c.sites == nil {
+			c.sites = new(siteCache)
+		}
+		g.site = c.sites.callerSite(1)
 		p.site = g.site
 		c.record(p)
 	}
@@ -930,6 +939,12 @@ func (g *G) Choose(n int) int {
 	if n <= 1 || c.aborting {
 		return 0
 	}
+	if c.overran {
+		// Past the budget the strategy is not asked and nothing is
+		// recorded: a stress test that draws millions of random values
+		// would keep a choice of each.
+		return int(g.Draw(uint64(n)))
+	}
 	v := c.choose(g, n)
 	if v < 0 || v >= n {
 		panic("weft: strategy chose a value out of range")
@@ -939,6 +954,34 @@ func (g *G) Choose(n int) int {
 		c.choices.add(choice{g: int32(g.idx), n: int32(g.n), kind: PickChoice, op: g.op.id, next: -1, value: int32(v), of: int32(n)})
 	}
 	return v
+}
+
+// Unexplored reports whether g's execution runs on past its budget,
+// unexplored (see Options.Overruns): its choices are then the execution's
+// own (Draw), and no schedule records them.
+//
+//go:norace
+func (g *G) Unexplored() bool { return g.c.overran }
+
+// Draw returns a value in [0, n), n == 0 standing for 2^64, as part of g's
+// current event of an unexplored execution: a pseudo-random function of
+// the execution so far (its event hash and count), which every replay of
+// the execution draws again, so that no schedule records it. Package sim
+// draws a random number of any width at one event this way, where an
+// explored one takes a choice of the schedule for each 16 bits.
+//
+//go:norace
+func (g *G) Draw(n uint64) uint64 {
+	c := g.c
+	x := c.hash + uint64(c.steps)*0x9e3779b97f4a7c15 // splitmix64
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	x ^= x >> 31
+	if n != 0 {
+		x %= n
+	}
+	c.mix(x | 1<<63)
+	return x
 }
 
 // ChooseCase returns one of cases, the indices of a select's ready cases,

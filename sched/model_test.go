@@ -545,6 +545,39 @@ func TestModelTraceKeepsTheLastEvents(t *testing.T) {
 	}
 }
 
+// A traced runaway that leaves untraced all but the last MaxTrace events of
+// its known length (Options.TraceFrom) keeps the same events, with the
+// same sites, as one traced from the start.
+func TestModelTraceFromKeepsTheSameLastEvents(t *testing.T) {
+	body := func() {
+		var x sim.Int64
+		sim.Go(func() {
+			for {
+				x.Add(1)
+			}
+		})
+		for x.Load() >= 0 {
+		}
+	}
+	opts := sched.Options{MaxSteps: sched.MaxTrace/8 + 100}
+	plain := sched.Run(body, explore.RandomWalk(1), opts)
+	opts.Trace = true
+	full := sched.Run(body, explore.RandomWalk(1), opts)
+	opts.TraceFrom = plain.Steps - sched.MaxTrace
+	late := sched.Run(body, explore.RandomWalk(1), opts)
+	if full.Failure == nil || full.Failure.Kind != sched.Runaway || late.Hash != full.Hash || plain.Hash != full.Hash {
+		t.Fatalf("failure %s, hashes %#x %#x %#x", full.Failure.Summary(), plain.Hash, full.Hash, late.Hash)
+	}
+	if len(late.Trace) != len(full.Trace) {
+		t.Fatalf("%d events traced from %d, %d from the start", len(late.Trace), opts.TraceFrom, len(full.Trace))
+	}
+	for i, e := range late.Trace {
+		if f := full.Trace[i]; e.G != f.G || e.N != f.N || e.Op != f.Op || e.Site != f.Site || e.Site == "" {
+			t.Fatalf("event %d: %s %d %s at %s, traced from the start %s %d %s at %s", i, e.G, e.N, e.Op, e.Site, f.G, f.N, f.Op, f.Site)
+		}
+	}
+}
+
 // When the watchdog gives up on an execution (a goroutine blocked outside
 // weft), the other goroutines end at their next operation, deferred calls
 // included, rather than stay parked for good.

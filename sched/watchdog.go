@@ -83,11 +83,20 @@ func (c *Controller) watch() *Result {
 // while (a loaded machine, a stopped process, a suspended laptop) runs
 // neither its goroutines nor its watchdog, and that time is nobody's
 // fault.
+//
+// A goroutine that runs without events is stuck once it has also used the
+// time in CPU time (the process's: the others wait), or four times the
+// time in real time whatever it used: a long computation on a machine
+// loaded by other work (a million testify assertions in a callback, 0.7 s
+// of CPU that took more than 5 s at a load average of 8) is no hang, and a
+// loop that never ends uses the CPU it is given.
 type watcher struct {
 	c              *Controller
 	interval       time.Duration // between ticks
 	last           uint64        // c.progress at the last tick
 	still, blocked time.Duration // without progress; and seen blocked
+	cpu            time.Duration // the process's CPU time at the last progress
+	cpuKnown       bool          // cpu could be read
 	tick           time.Time
 }
 
@@ -95,6 +104,18 @@ type watcher struct {
 func (w *watcher) reset(c *Controller) {
 	*w = watcher{c: c, interval: max(c.opts.BlockTimeout/4, time.Millisecond),
 		last: c.progress.Load(), tick: time.Now()}
+	w.cpu, w.cpuKnown = cpuTime()
+}
+
+// ranTooLong reports whether a goroutine that ran without events since
+// the last progress is stuck.
+func (w *watcher) ranTooLong() bool {
+	limit := w.c.opts.BlockTimeout + HangSlack
+	if w.still < limit {
+		return false
+	}
+	now, ok := cpuTime()
+	return !w.cpuKnown || !ok || now-w.cpu >= limit || w.still >= 4*limit
 }
 
 // check is a tick: it reports whether the execution is stuck, and if so
@@ -107,6 +128,7 @@ func (w *watcher) check() (g *G, s goroutineStack, running, stuck bool) {
 	w.tick = now
 	if p := c.progress.Load(); p != w.last || c.dumping.Load() {
 		w.last, w.still, w.blocked = p, 0, 0
+		w.cpu, w.cpuKnown = cpuTime()
 		return nil, s, false, false
 	}
 	w.still += passed
@@ -115,7 +137,7 @@ func (w *watcher) check() (g *G, s goroutineStack, running, stuck bool) {
 	running = !ok || !s.blocked()
 	if running {
 		w.blocked = 0
-		return g, s, true, w.still >= c.opts.BlockTimeout+HangSlack
+		return g, s, true, w.ranTooLong()
 	}
 	w.blocked += passed
 	return g, s, false, w.blocked >= c.opts.BlockTimeout

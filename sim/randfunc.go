@@ -27,7 +27,8 @@ import (
 // two draws the top chunk below the range's top bits and restarts, with
 // further events, when the value overflows the range, so values are exactly
 // uniform; under the default policy every choice is 0, which never
-// overflows.
+// overflows. Past its budget an execution is unexplored: a value of any
+// range is then drawn at one event, from the execution itself (G.Draw).
 //
 // Some names differ from rand's, which this package's atomic types hold:
 // math/rand/v2's Int32 and Int64 are Int31 and Int63 here (math/rand's names
@@ -74,6 +75,9 @@ var (
 func draw(g *sched.G, t *record.Thread, op *sched.Op, n uint64) uint64 {
 	if g != nil {
 		g.Step(op, 0, nil)
+		if g.Unexplored() {
+			return g.Draw(n)
+		}
 	} else {
 		t.Op(nil)
 	}

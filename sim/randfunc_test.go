@@ -361,3 +361,43 @@ func TestControlledRandUniform(t *testing.T) {
 		}
 	}
 }
+
+// Past its budget an execution draws random values from itself, one event
+// each and no choice recorded: a stress test of millions of draws runs in
+// bounded memory, its values still vary, and a replay of its schedule draws
+// the same ones (ristretto's TestTreeCycle: 16 million rand.Uint64, which
+// kept 33 million choices, 8 GB, and ran past the budgets).
+func TestControlledDrawPastTheBudget(t *testing.T) {
+	const budget, draws = 1000, 3000
+	var got []uint64
+	body := func() {
+		got = got[:0]
+		for range draws {
+			got = append(got, sim.RandUint64())
+		}
+	}
+	opts := sched.Options{MaxSteps: budget}
+	r := sched.Run(body, explore.RandomWalk(3), opts)
+	first := slices.Clone(got)
+	if r.Failure != nil || !r.Overran {
+		t.Fatalf("failure %s, overran %v", r.Failure.Summary(), r.Overran)
+	}
+	// Four events a draw within the budget, one past it.
+	if want := budget + (draws - budget/4); r.Steps < want-8 || r.Steps > want+8 {
+		t.Errorf("%d events, want about %d", r.Steps, want)
+	}
+	if len(r.Schedule) > budget {
+		t.Errorf("%d choices recorded for %d events explored", len(r.Schedule), budget)
+	}
+	distinct := map[uint64]bool{}
+	for _, v := range first[budget/4+1:] {
+		distinct[v] = true
+	}
+	if len(distinct) < draws-budget/4-10 {
+		t.Errorf("%d distinct values among the %d drawn past the budget", len(distinct), draws-budget/4-1)
+	}
+	replay := sched.Run(body, explore.Follow(r.Schedule), opts)
+	if replay.Hash != r.Hash || !slices.Equal(got, first) {
+		t.Errorf("the replay drew other values: hash %#x, want %#x", replay.Hash, r.Hash)
+	}
+}

@@ -198,6 +198,10 @@ func judge(body func(*T), cfg *config, found *explore.Finding, executions int) *
 	var last atomic.Pointer[T]
 	traced := opts
 	traced.Trace, traced.Stacks = true, profiling()
+	if m.Result.Failure.Kind == sched.Runaway {
+		// A runaway is reported with its last events only.
+		traced.TraceFrom = m.Result.Steps - sched.MaxTrace
+	}
 	final := explore.Execute(wrap(body, cfg, &last), explore.Follow(m.Result.Schedule, explore.ExplorationLag(cfg.lag)), traced)
 	if !blocked && (final.Failure.Signature() != m.Result.Failure.Signature() || final.Hash != m.Result.Hash) {
 		f.Nondeterminism = fmt.Errorf("the traced replay did not fail the same way: %s (event hash %#x) where the original gave %s (event hash %#x)",
