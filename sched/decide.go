@@ -182,6 +182,9 @@ func (c *Controller) decide(g *G) *G {
 				continue
 			}
 			if timer && c.pastLimit() {
+				if c.waitOutside() {
+					continue
+				}
 				c.timedOut()
 				return nil
 			}

@@ -599,6 +599,33 @@ func (c *Controller) roundBeforeTimer() bool {
 	return true
 }
 
+// waitOutside gives the pollers of what lies outside the execution (a Go
+// channel that a plain goroutine may still feed: a send SendGo handed to
+// one) a round in real time before the execution times out, as unstall
+// does at a stall, but without moving the clock, which a pending timer
+// holds (jellydator/ttlcache's Stop hands its send on a Go channel to a
+// plain goroutine, which the cache's loop, a poller, receives at its next
+// look). It reports false when there are none, or their wait is spent.
+//
+//go:norace
+func (c *Controller) waitOutside() bool {
+	c.dropUnstale()
+	outside := len(c.goStale) > 0
+	for _, g := range c.stale {
+		outside = outside || g.outside
+	}
+	if !outside || c.waited >= c.opts.BlockTimeout {
+		return false
+	}
+	d := min(time.Millisecond<<min(c.rounds, 5), c.opts.BlockTimeout-c.waited)
+	time.Sleep(d)
+	c.waited += d
+	c.rounds++
+	c.changed()
+	c.goRound()
+	return true
+}
+
 // unstall starts a round for the stale pollers. It reports false when
 // there are none, or their rounds are spent.
 //

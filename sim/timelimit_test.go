@@ -89,3 +89,31 @@ func TestTimeLimitZeroIsNone(t *testing.T) {
 		t.Fatal(r.Failure.Summary())
 	}
 }
+
+// TestTimeLimitWaitsForOutsideSend checks that a goroutine that polls a Go
+// channel, which a plain goroutine still feeds, gets its rounds in real
+// time before the execution times out while a timer is due past the limit
+// (jellydator/ttlcache: Stop's send on the Go stop channel is handed to a
+// plain goroutine, and the cache's loop, a select on that channel and an
+// hour-long timer, takes it at its next look). Here the plain goroutine
+// sends 20 ms later in real time.
+func TestTimeLimitWaitsForOutsideSend(t *testing.T) {
+	r := runLimited(func() {
+		stop := make(chan struct{}) // a Go channel, as weft test leaves one
+		done := sim.NewChan[struct{}](0)
+		sim.Go(func() {
+			tm := sim.NewTimer(time.Hour)
+			defer tm.Stop()
+			sim.Select(sim.OnRecvGo(stop, nil), sim.OnRecv(tm.C, nil))
+			done.Close()
+		})
+		go func() { // a goroutine weft does not control, late in real time
+			time.Sleep(20 * time.Millisecond)
+			stop <- struct{}{}
+		}()
+		done.Recv()
+	}, 10*time.Minute)
+	if r.Failure != nil {
+		t.Fatalf("%s", r.Failure.Summary())
+	}
+}
