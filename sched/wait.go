@@ -610,20 +610,37 @@ func (c *Controller) roundBeforeTimer() bool {
 //go:norace
 func (c *Controller) waitOutside() bool {
 	c.dropUnstale()
-	outside := len(c.goStale) > 0
-	for _, g := range c.stale {
-		outside = outside || g.outside
-	}
-	if !outside || c.waited >= c.opts.BlockTimeout {
+	if !c.pollsOutside() || c.waited >= c.opts.BlockTimeout {
 		return false
 	}
-	d := min(time.Millisecond<<min(c.rounds, 5), c.opts.BlockTimeout-c.waited)
-	time.Sleep(d)
-	c.waited += d
+	c.waitRound()
 	c.rounds++
 	c.changed()
 	c.goRound()
 	return true
+}
+
+// pollsOutside reports whether a stale poller may wait for what lies
+// outside the execution: a Go channel, something a goroutine weft does not
+// control may change.
+//
+//go:norace
+func (c *Controller) pollsOutside() bool {
+	outside := len(c.goStale) > 0
+	for _, g := range c.stale {
+		outside = outside || g.outside
+	}
+	return outside
+}
+
+// waitRound waits in real time before a round of pollers of the world
+// outside: longer each round, up to 32 ms, within the block timeout.
+//
+//go:norace
+func (c *Controller) waitRound() {
+	d := min(time.Millisecond<<min(c.rounds, 5), c.opts.BlockTimeout-c.waited)
+	time.Sleep(d)
+	c.waited += d
 }
 
 // unstall starts a round for the stale pollers. It reports false when
@@ -636,18 +653,12 @@ func (c *Controller) unstall() bool {
 	if len(c.stale) == 0 && len(c.goStale) == 0 && !spinners {
 		return false
 	}
-	outside := len(c.goStale) > 0
-	for _, g := range c.stale {
-		outside = outside || g.outside
-	}
-	if outside {
+	if c.pollsOutside() {
 		if c.waited >= c.opts.BlockTimeout {
 			c.blockedPolling()
 			return false
 		}
-		d := min(time.Millisecond<<min(c.rounds, 5), c.opts.BlockTimeout-c.waited)
-		time.Sleep(d)
-		c.waited += d
+		c.waitRound()
 	} else if c.rounds >= maxRounds {
 		return false
 	}
