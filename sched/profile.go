@@ -148,6 +148,18 @@ func workerStacks(stacks []goroutineStack) map[string]goroutineStack {
 	return m
 }
 
+// waitsForChild reports whether the goroutine waits for a child process
+// to exit (os.Process.Wait, under exec.Cmd.Run and Wait): blocked in a
+// system call, on a process that the machine runs, not on the execution.
+func (s goroutineStack) waitsForChild() bool {
+	for _, f := range s.frames {
+		if f.fn == "os.(*Process).wait" {
+			return true
+		}
+	}
+	return false
+}
+
 // waitingIn names the innermost function outside the runtime the goroutine
 // waits in, such as sync.(*Mutex).Lock.
 func (s goroutineStack) waitingIn() string {
