@@ -346,6 +346,39 @@ func (c *Controller) verify() {
 				h.id, h.op, h.cand, h.fresh, want))
 		}
 	}
+	c.verifyCalm()
+}
+
+// nameOf names g in verify's messages.
+//
+//go:norace
+func nameOf(g *G) string {
+	if g == nil {
+		return "none"
+	}
+	return g.id
+}
+
+// verifyCalm checks what starving and highest keep from one decision to
+// the next against the candidates as they are.
+//
+//go:norace
+func (c *Controller) verifyCalm() {
+	s := &c.cands
+	if s.hiGen == s.gen {
+		s.hiGen = 0
+		if hi, fresh := s.hi, s.highest(); hi != fresh {
+			panic(fmt.Sprintf("weft: the highest candidate kept is %s, but the candidates say %s", nameOf(hi), nameOf(fresh)))
+		}
+	}
+	if c.calmGen == s.gen && c.steps <= c.calmUntil {
+		old, since := s.oldest()
+		cur := c.cur.Load()
+		if old < 0 || cur != nil && int(old) == cur.idx || since+FairBound != c.calmUntil {
+			panic(fmt.Sprintf("weft: no candidate starves up to step %d, it was found, but the candidates' oldest is goroutine #%d, since step %d (the current goroutine is %s)",
+				c.calmUntil, old, since, nameOf(cur)))
+		}
+	}
 }
 
 // setCand records whether g is enabled. g is in no group (see ungroup).
