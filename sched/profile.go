@@ -148,12 +148,13 @@ func workerStacks(stacks []goroutineStack) map[string]goroutineStack {
 	return m
 }
 
-// waitsForChild reports whether the goroutine waits for a child process
-// to exit (os.Process.Wait, under exec.Cmd.Run and Wait): blocked in a
-// system call, on a process that the machine runs, not on the execution.
+// waitsForChild reports whether the goroutine starts a child process
+// (syscall.forkExec waits for its exec) or waits for one to exit
+// (os.Process.Wait, under exec.Cmd.Run and Wait): blocked in a system
+// call, on a process that the machine runs, not on the execution.
 func (s goroutineStack) waitsForChild() bool {
 	for _, f := range s.frames {
-		if f.fn == "os.(*Process).wait" {
+		if f.fn == "os.(*Process).wait" || f.fn == "syscall.forkExec" {
 			return true
 		}
 	}
