@@ -12,11 +12,11 @@ import (
 // cache is go-cache's Cache: its finalizer stops a janitor.
 type cache struct{ items map[string]int }
 
-// collect runs the garbage collector until ran is set, or for 200 ms of
-// real time: a finalizer runs in the runtime's goroutine after the
-// collection that found its object unreachable.
-func collect(ran *atomic.Bool) {
-	for i := 0; i < 20 && !ran.Load(); i++ {
+// collect runs the garbage collector until ran is set, or rounds times,
+// 10 ms of real time apart: a finalizer runs in the runtime's goroutine
+// after the collection that found its object unreachable.
+func collect(ran *atomic.Bool, rounds int) {
+	for i := 0; i < rounds && !ran.Load(); i++ {
 		runtime.GC()
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -35,13 +35,13 @@ func TestFinalizerUnderControl(t *testing.T) {
 		d := &cache{}
 		sim.AddCleanup(d, func(int) { cleaned.Store(true) }, 0)
 		c, d = nil, nil
-		collect(&finalized)
+		collect(&finalized, 20)
 		sim.Sleep(1)
 	})
 	if r.Failure != nil {
 		t.Fatal(r.Failure.Summary())
 	}
-	collect(&finalized)
+	collect(&finalized, 20)
 	if finalized.Load() || cleaned.Load() {
 		t.Errorf("under control: the finalizer ran %v, the cleanup %v; want neither", finalized.Load(), cleaned.Load())
 	}
@@ -51,8 +51,8 @@ func TestFinalizerUnderControl(t *testing.T) {
 	d := &cache{}
 	sim.AddCleanup(d, func(int) { cleaned.Store(true) }, 0)
 	c, d = nil, nil
-	collect(&finalized)
-	collect(&cleaned)
+	collect(&finalized, 500)
+	collect(&cleaned, 500)
 	if !finalized.Load() || !cleaned.Load() {
 		t.Errorf("in plain mode: the finalizer ran %v, the cleanup %v; want both", finalized.Load(), cleaned.Load())
 	}
