@@ -231,10 +231,37 @@ func (r *rewriter) send(n *ast.SendStmt) {
 	switch {
 	case !ok:
 	case goChan:
-		r.replace(n, r.sim("SendGo")+"("+op+", "+r.text(n.Value)+")")
+		v, ok := r.sendText(n.Chan, n.Value, true, r.text(n.Value))
+		if !ok {
+			r.skip(n, "send", "the channel's element type cannot be spelled here")
+			return
+		}
+		r.replace(n, r.sim("SendGo")+"("+op+", "+v+")")
 	default:
 		r.replace(n, "("+op+").Send("+r.text(n.Value)+")")
 	}
+}
+
+// sendText returns text, the value v sent on ch, converted to the
+// channel's element type when v has a type of its own that is not that
+// type (an int sent on a chan any): sim's SendGo, OnSend and OnSendGo infer
+// their T from both the channel and the value, where Go's send assigns the
+// value to the element type. ok is false when the element type cannot be
+// spelled here; raw spells it as a Go channel's.
+func (r *rewriter) sendText(ch, v ast.Expr, raw bool, text string) (string, bool) {
+	chT, isChan := r.typeOf(ch).(*types.Chan)
+	vt := r.info.TypeOf(v)
+	if !isChan || vt == nil || types.Identical(vt, chT.Elem()) {
+		return text, true
+	}
+	if b, ok := vt.(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
+		return text, true // typed by the channel, inferred first
+	}
+	elem, ok := r.elemText(chT.Elem(), raw)
+	if !ok {
+		return "", false
+	}
+	return "(" + elem + ")(" + text + ")", true
 }
 
 // commaOK rewrites v, ok := <-ch (or =, or var) to v, ok := ch.RecvOK().

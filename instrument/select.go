@@ -127,7 +127,12 @@ func (r *rewriter) caseCall(n *ast.SelectStmt, c selectCase, decls *[]string) (s
 		}
 	}
 	if c.value != nil {
-		return r.sim("OnSend"+suffix) + "(" + ch + ", " + r.oneLine(c.value) + ", nil)", nil, true
+		v, ok := r.sendText(c.ch, c.value, c.raw != "", r.oneLine(c.value))
+		if !ok {
+			r.skip(n, "select", "the channel's element type cannot be spelled here")
+			return "", nil, false
+		}
+		return r.sim("OnSend"+suffix) + "(" + ch + ", " + v + ", nil)", nil, true
 	}
 	as, ok := c.cc.Comm.(*ast.AssignStmt)
 	if !ok {
