@@ -1,7 +1,9 @@
 // Package anysend sends values of their own types on channels of any, as
 // eapache/channels does: its channels meet reflect and stay Go's,
 // and sim's SendGo and OnSendGo, which infer the element type from the
-// value too, are given the value converted to the channel's element type.
+// value too, are given the value converted to the channel's element type;
+// reflect.Select becomes sim.ReflectSelect, which waits for the controlled
+// goroutines under control.
 package anysend
 
 import "reflect"
@@ -59,4 +61,15 @@ func (b *Batcher) run() {
 // Types names the types of its channels, through reflect.
 func (b *Batcher) Types() string {
 	return reflect.TypeOf(b.in).String() + " " + reflect.TypeOf(b.out).String()
+}
+
+// Feed sends each value on the In of one of bs, through reflect.Select.
+func Feed(values []int, bs ...*Batcher) {
+	cases := make([]reflect.SelectCase, len(bs))
+	for _, v := range values {
+		for i, b := range bs {
+			cases[i] = reflect.SelectCase{Dir: reflect.SelectSend, Chan: reflect.ValueOf(b.In()), Send: reflect.ValueOf(v)}
+		}
+		reflect.Select(cases)
+	}
 }

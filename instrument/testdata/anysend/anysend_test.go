@@ -8,7 +8,8 @@ func TestBatcher(t *testing.T) {
 		b.In() <- i
 	}
 	b.In() <- 3
-	if n := b.Len(); n > 4 || b.Types() != "chan interface {} chan interface {}" {
+	Feed([]int{4}, b)
+	if n := b.Len(); n > 5 || b.Types() != "chan interface {} chan interface {}" {
 		t.Fatalf("length %d", n)
 	}
 	done := make(chan []any)
@@ -20,7 +21,7 @@ func TestBatcher(t *testing.T) {
 		done <- all
 	}()
 	b.Close()
-	if got := <-done; len(got) != 4 {
+	if got := <-done; len(got) != 5 {
 		t.Fatalf("drained %v", got)
 	}
 }
