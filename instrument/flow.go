@@ -867,9 +867,10 @@ func (f *flow) call(c *ast.CallExpr) {
 			return
 		}
 	}
+	typeOnly := typeOnlyArgs(f.info, c, fn)
 	for i, a := range c.Args {
 		d, t := dst(i)
-		if d == nil && t == nil {
+		if d == nil && t == nil || typeOnly[i] {
 			continue
 		}
 		f.flowInto(d, t, a)
