@@ -394,6 +394,15 @@ func (c *Controller) setFresh(g *G, in bool) {
 //go:norace
 func (g *G) Polled() { g.c.poll(g, pollInside) }
 
+// PolledOutside is Polled for an operation that found nothing to do in
+// something outside the execution's knowledge, which can change without
+// any of its events (a file lock another process may hold): when nothing
+// else can progress, the controller waits for it in real time, as for
+// Poll with outside.
+//
+//go:norace
+func (g *G) PolledOutside() { g.c.poll(g, pollOutside) }
+
 // Changed tells the controller that the operation g just performed,
 // which polled (Polled), changed something after all: a select that found
 // none of weft's channels ready, then sent or received on a Go channel that
