@@ -257,6 +257,15 @@ func (c *Controller) register(obj uint32, g *G) {
 	c.watchers[obj] = append(c.watchers[obj], watch{g, g.wgen})
 }
 
+// watched reports whether goroutines wait on obj, one by one or in
+// groups: whether a change of it has anyone to ask (flush).
+//
+//go:norace
+func (c *Controller) watched(obj uint32) bool {
+	return int(obj) < len(c.watchers) && len(c.watchers[obj]) > 0 ||
+		int(obj) < len(c.grouped) && len(c.grouped[obj]) > 0
+}
+
 // recheck asks waiting goroutine g's Waiter again.
 //
 //go:norace
@@ -498,8 +507,9 @@ func (c *Controller) account(g *G) {
 		}
 		c.progressed()
 		// Once is enough: a store's new value (accountSpin) has just
-		// recorded it.
-		if g.obj != 0 && (len(c.dirty) == 0 || c.dirty[len(c.dirty)-1] != g.obj) {
+		// recorded it. An object nobody waits on has nobody to ask
+		// (flush): g, which runs, registers its own wait with its answer.
+		if g.obj != 0 && c.watched(g.obj) && (len(c.dirty) == 0 || c.dirty[len(c.dirty)-1] != g.obj) {
 			c.dirty = append(c.dirty, g.obj)
 		}
 	}
