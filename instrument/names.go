@@ -35,7 +35,8 @@ var replacements = map[string]map[string][2]string{
 		"Uint32", simName, "RandUint32", "Uint64", simName, "RandUint64"),
 	"syscall":               {"Flock": {simName, "Flock"}},
 	"golang.org/x/sys/unix": {"Flock": {simName, "Flock"}},
-	"runtime":               {"Gosched": {simName, "Yield"}, "NumGoroutine": {simName, "NumGoroutine"}, "Stack": {simName, "Stack"}},
+	"runtime": with(names(simName, "NumGoroutine", "Stack", "SetFinalizer", "AddCleanup"),
+		"Gosched", simName, "Yield"),
 }
 
 // with adds renamed entries to m: name, import, new name, ...
