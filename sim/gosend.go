@@ -26,8 +26,14 @@ type goSend struct {
 	ch      uintptr       // the channel's address
 	deliver func(c Case)  // passes the value to a receive case
 	cancel  chan struct{} // closed to withdraw the plain goroutine's send
-	sent    chan bool     // whether the plain goroutine sent, once it ends
-	done    bool          // taken, by a receiver of the execution or outside
+	// finished is closed when the plain goroutine ends, having sent (sent)
+	// or been withdrawn: the sender and the receiver that withdrew it
+	// receive from it, which orders the plain goroutine's use of the
+	// channel before theirs for the race detector (the sender's close of
+	// the channel, next).
+	finished chan struct{}
+	sent     bool // the plain goroutine sent, to a receiver weft does not control
+	done     bool // taken, by a receiver of the execution or outside
 }
 
 // goSends returns the pending handoffs of g's execution.
@@ -43,18 +49,18 @@ func goSends(g *sched.G) *[]*goSend {
 //go:norace
 func handOff[T any](g *sched.G, c chan<- T, v T) *goSend {
 	s := &goSend{
-		ch:      *(*uintptr)(unsafe.Pointer(&c)),
-		deliver: func(rc Case) { deliverRecv(rc, v, true) },
-		cancel:  make(chan struct{}),
-		sent:    make(chan bool, 1),
+		ch:       *(*uintptr)(unsafe.Pointer(&c)),
+		deliver:  func(rc Case) { deliverRecv(rc, v, true) },
+		cancel:   make(chan struct{}),
+		finished: make(chan struct{}),
 	}
 	go func() {
 		select {
 		case c <- v:
-			s.sent <- true
+			s.sent = true
 		case <-s.cancel:
-			s.sent <- false
 		}
+		close(s.finished)
 	}()
 	l := goSends(g)
 	*l = append(*l, s)
@@ -73,11 +79,12 @@ func (s *goSend) waitSent(g *sched.G) {
 	chans := []uintptr{s.ch}
 	for {
 		poll(chans)
-		if s.done {
+		if s.done { // a receiver of the execution took it
+			<-s.finished
 			return
 		}
 		select {
-		case <-s.sent: // a receiver weft does not control took it
+		case <-s.finished: // a receiver weft does not control took it
 			s.done = true
 			dropGoSend(g, s)
 			return
@@ -106,9 +113,10 @@ func takeGoSend(g *sched.G, ch uintptr, rc Case) bool {
 			return false
 		}
 		close(s.cancel)
+		<-s.finished
 		s.done = true
 		dropGoSend(g, s)
-		if !<-s.sent { // withdrawn: the value is the receiver's
+		if !s.sent { // withdrawn: the value is the receiver's
 			s.deliver(rc)
 			return true
 		}
