@@ -33,7 +33,9 @@ var replacements = map[string]map[string][2]string{
 		"Float32", "Float64", "Perm", "Shuffle", "N"),
 		"Int32", simName, "Int31", "Int64", simName, "Int63",
 		"Uint32", simName, "RandUint32", "Uint64", simName, "RandUint64"),
-	"reflect": with(map[string][2]string{}, "Select", simName, "ReflectSelect"),
+	"reflect":               with(map[string][2]string{}, "Select", simName, "ReflectSelect"),
+	"syscall":               {"Flock": {simName, "Flock"}},
+	"golang.org/x/sys/unix": {"Flock": {simName, "Flock"}},
 	"runtime": with(names(simName, "NumGoroutine", "Stack", "SetFinalizer", "AddCleanup"),
 		"Gosched", simName, "Yield"),
 }

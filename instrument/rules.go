@@ -296,6 +296,16 @@ func (r *rewriter) rangeChan(n *ast.RangeStmt) {
 	if !ok {
 		return
 	}
+	// The channel is evaluated once, before the loop, as range does:
+	// received from again at each iteration, Workiva/go-datastructures'
+	// `for _ = range c.Iterator(nil)` started an iterator for every entry,
+	// and never ended.
+	loop := "for {"
+	if !plainRef(n.X) {
+		c := r.temp("ch")
+		loop = "for " + c + " := " + op + "; ; {"
+		op = c
+	}
 	ok1 := r.temp("ok")
 	recv := "(" + op + ").RecvOK()"
 	if goChan {
@@ -304,22 +314,22 @@ func (r *rewriter) rangeChan(n *ast.RangeStmt) {
 	var head, tail string
 	switch {
 	case n.Key == nil:
-		head = "for { if _, " + ok1 + " := " + recv + "; !" + ok1 + " { break };"
+		head = loop + " if _, " + ok1 + " := " + recv + "; !" + ok1 + " { break };"
 	case n.Tok == token.ASSIGN:
 		v := r.temp("v")
-		head = "for { " + v + ", " + ok1 + " := " + recv + "; if !" + ok1 + " { break }; " + r.text(n.Key) + " = " + v + ";"
+		head = loop + " " + v + ", " + ok1 + " := " + recv + "; if !" + ok1 + " { break }; " + r.text(n.Key) + " = " + v + ";"
 	case oldLoopVars(r.goVer) && !isBlank(n.Key):
 		typ, ok := r.typeText(ch.Elem())
 		if !ok {
 			r.skip(n, "range over a channel", "its variable keeps Go 1.22's per-iteration semantics: its type cannot be spelled here")
-			head = "for { " + r.text(n.Key) + ", " + ok1 + " := " + recv + "; if !" + ok1 + " { break };"
+			head = loop + " " + r.text(n.Key) + ", " + ok1 + " := " + recv + "; if !" + ok1 + " { break };"
 			break
 		}
 		v := r.temp("v")
-		head = "{ var " + r.text(n.Key) + " " + typ + "; for { " + v + ", " + ok1 + " := " + recv + "; if !" + ok1 + " { break }; " + r.text(n.Key) + " = " + v + ";"
+		head = "{ var " + r.text(n.Key) + " " + typ + "; " + loop + " " + v + ", " + ok1 + " := " + recv + "; if !" + ok1 + " { break }; " + r.text(n.Key) + " = " + v + ";"
 		tail = "}"
 	default:
-		head = "for { " + r.text(n.Key) + ", " + ok1 + " := " + recv + "; if !" + ok1 + " { break };"
+		head = loop + " " + r.text(n.Key) + ", " + ok1 + " := " + recv + "; if !" + ok1 + " { break };"
 	}
 	start := r.off(n.For)
 	if tail != "" {
@@ -327,7 +337,7 @@ func (r *rewriter) rangeChan(n *ast.RangeStmt) {
 		// label, if it has one.
 		if l, ok := r.parentOf(n).(*ast.LabeledStmt); ok && l.Stmt == n {
 			start = r.off(l.Pos())
-			head = strings.Replace(head, "for {", r.text(l.Label)+": for {", 1)
+			head = strings.Replace(head, loop, r.text(l.Label)+": "+loop, 1)
 		}
 	}
 	end := r.off(n.Body.Lbrace) + 1
@@ -336,6 +346,21 @@ func (r *rewriter) rangeChan(n *ast.RangeStmt) {
 	if tail != "" {
 		r.ed.insert(r.off(n.Body.Rbrace)+1, tail)
 	}
+}
+
+// plainRef reports whether x names a channel without evaluating anything
+// that could change or cost (a variable, a field): a range loop over it
+// may read it at each iteration.
+func plainRef(x ast.Expr) bool {
+	switch x := x.(type) {
+	case *ast.Ident:
+		return true
+	case *ast.ParenExpr:
+		return plainRef(x.X)
+	case *ast.SelectorExpr:
+		return plainRef(x.X)
+	}
+	return false
 }
 
 // oldLoopVars reports whether a Go language version predates per-iteration

@@ -763,6 +763,9 @@ func addrLoc(t *record.Thread, p unsafe.Pointer) *record.Loc {
 // them (whose states name the controller) every execution's memory.
 type addrTable struct {
 	ids addrIndex
+	// goSends are the execution's sends on Go channels handed to plain
+	// goroutines and not taken yet (gosend.go).
+	goSends []*goSend
 }
 
 func newAddrTable() any { return new(addrTable) }

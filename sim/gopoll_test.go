@@ -4,6 +4,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/weftdev/weft/explore"
+	"github.com/weftdev/weft/internal/simtest"
+	"github.com/weftdev/weft/sched"
 	"github.com/weftdev/weft/sim"
 )
 
@@ -91,6 +94,34 @@ func TestControlledGoChanFedOutsideWhileTicking(t *testing.T) {
 		stop.Send(struct{}{})
 		wg.Wait()
 	})
+	if r.Failure != nil {
+		t.Fatalf("failure: %s", r.Failure.Summary())
+	}
+}
+
+// TestControlledInsidePollerBesideGoPoller: a goroutine that loops on a
+// select whose default case it takes at each turn, beside a receiver that
+// polls a Go channel, gets its stall rounds without waiting in real time
+// for the world outside, as it would alone, even right after a send on a
+// Go channel of its own (Workiva/go-datastructures' dtrie iterator: each
+// of its stall rounds waited a millisecond or more, and the rounds it
+// took without a change added up to the block timeout).
+func TestControlledInsidePollerBesideGoPoller(t *testing.T) {
+	opts := simtest.Options()
+	opts.BlockTimeout = 50 * time.Millisecond
+	r := sched.Run(func() {
+		out := make(chan int)
+		stop := sim.NewChan[struct{}](0)
+		sim.Go(func() {
+			sim.SendGo(out, 0)
+			for range 300 {
+				sim.Select(sim.OnRecv(stop, nil), sim.OnDefault(nil))
+			}
+			sim.SendGo(out, 1)
+		})
+		sim.RecvGo(out)
+		sim.RecvGo(out)
+	}, explore.RandomWalk(1), opts)
 	if r.Failure != nil {
 		t.Fatalf("failure: %s", r.Failure.Summary())
 	}

@@ -87,6 +87,14 @@ func (ch *goChan[T]) try(c Case) bool {
 			return false
 		}
 	}
+	if len(ch.rc) == 0 {
+		// A value handed off by a sender of the execution comes first,
+		// from the handoff: in Go's order, an empty channel's blocked
+		// sender is the first.
+		if g, _ := who(); g != nil && takeGoSend(g, ch.goChannel(), c) {
+			return true
+		}
+	}
 	select {
 	case v, ok := <-ch.rc:
 		deliverRecv(c, v, ok)
@@ -316,13 +324,20 @@ func CloseGo[T any](c chan<- T) {
 // proceed at once is handed to a plain goroutine that blocks in it, and
 // SendGo polls for its completion: a receiver that polls too (RecvGo) then
 // finds a sender waiting, as two goroutines that only ever poll an
-// unbuffered channel never would.
+// unbuffered channel never would; a receiver of the execution takes the
+// value from the handoff, under the baton (see gosend.go).
 func SendGo[T any](c chan<- T, v T) {
 	if !gls.Active() {
 		c <- v
 		return
 	}
 	if Select(OnSendGo(c, v, nil), OnDefault(nil)) == 0 {
+		return
+	}
+	if g, _ := who(); g != nil {
+		s := handOff(g, c, v)
+		g.Changed(s.ch) // a sender waits now: pollers of c look again
+		s.waitSent(g)
 		return
 	}
 	sent := make(chan struct{})
