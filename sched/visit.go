@@ -210,12 +210,13 @@ func (c *Controller) serveVisits(g *G) bool {
 // awaitVisit waits in real time, at a stall that would fail the
 // execution, for a visit, and performs it; it reports whether it did. An
 // execution that had visits waits up to visitLinger since the last one
-// was performed (a purge loop sends to one worker after the other); one
-// that had none waits up to visitFirst if goroutines outside it may
-// visit (the loop may have taken the workers and be about to send): if
-// the process started goroutines in plain mode (NotePlainGo), or some
-// used weft's primitives during the execution (NoteOutside). Others do
-// not wait.
+// was performed (a purge loop sends to one worker after the other). One
+// that had none, when goroutines outside it may be about to visit (the
+// loop took the workers and is about to send), waits up to visitFirst if
+// some used weft's primitives during the execution (NoteOutside), or a
+// round if the process started goroutines in plain mode (NotePlainGo):
+// a deadlock found in a process with a goroutine started in init costs
+// its minimization's replays a round each. Others do not wait.
 //
 //go:norace
 func (c *Controller) awaitVisit(g *G) bool {
@@ -224,10 +225,14 @@ func (c *Controller) awaitVisit(g *G) bool {
 	}
 	linger := visitLinger
 	if c.visits == 0 {
-		if !plainGo.Load() && outsideOps.Load() == c.outsideMark {
+		switch {
+		case outsideOps.Load() != c.outsideMark:
+			linger = visitFirst
+		case plainGo.Load():
+			linger = visitRound
+		default:
 			return false
 		}
-		linger = visitFirst
 	}
 	for c.visitWait < linger {
 		visitors.mu.Lock()
