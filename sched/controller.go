@@ -276,7 +276,8 @@ type Controller struct {
 	rounds      int           // stall rounds of the pollers without a change
 	waited      time.Duration
 	visits      int           // operations of goroutines outside the execution performed (visit.go)
-	visitWait   time.Duration // real time waited for the next since the last
+	visitWait   time.Duration // real time waited for the next since the last, while nothing else could run
+	visitHeld   time.Duration // all of it
 	outsideMark uint64        // outsideOps when the execution started
 
 	dueSince int // the step at which the earliest timer was first seen due, 0 if none is (fairness)

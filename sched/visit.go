@@ -3,6 +3,7 @@ package sched
 import (
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -64,11 +65,33 @@ const (
 )
 
 // visitStuck is how long a visitor waits for an execution that does not
-// move (no event, no stall: its running goroutine waits for something
-// weft does not control, which may be the visitor itself) before it
-// withdraws its visit and goes on in plain mode, as Controller.Outside's
-// callers do.
-const visitStuck = 250 * time.Millisecond
+// move while no other goroutine of the process runs or could (no event,
+// no stall: its running goroutine waits for something weft does not
+// control, which may be the visitor itself) before it withdraws its visit
+// and goes on in plain mode, as Controller.Outside's callers do. Time in
+// which some goroutine could run does not count: on a loaded machine the
+// execution's goroutine may merely wait for a processor.
+const visitStuck = 100 * time.Millisecond
+
+// visitHold bounds the real time a stalled execution waits for visits
+// while other goroutines of the process can run (see awaitVisit).
+const visitHold = 10 * time.Second
+
+// othersRun reports whether a goroutine of the process other than the
+// caller runs or can run (the Go scheduler's counts): a goroutine outside
+// the execution may be on its way to a visit, or the execution's running
+// goroutine may be waiting for a processor.
+func othersRun() bool {
+	s := [2]metrics.Sample{{Name: "/sched/goroutines/runnable:goroutines"}, {Name: "/sched/goroutines/running:goroutines"}}
+	metrics.Read(s[:])
+	n := 0
+	for _, x := range s {
+		if x.Value.Kind() == metrics.KindUint64 {
+			n += int(x.Value.Uint64())
+		}
+	}
+	return n > 1
+}
 
 // A visitQueue is an execution's pending visits, and what its first
 // visitor was doing, for its report.
@@ -150,7 +173,7 @@ func (c *Controller) Visit(exec uint64, op *Op, obj uint32, what string, try fun
 			return ok
 		case <-tick.C:
 		}
-		if p := c.progress.Load(); p != last {
+		if p := c.progress.Load(); p != last || othersRun() {
 			last, still = p, 0
 			continue
 		}
@@ -202,7 +225,7 @@ func (c *Controller) serveVisits(g *G) bool {
 	if !served {
 		return false
 	}
-	c.visitWait = 0
+	c.visitWait, c.visitHeld = 0, 0
 	c.progressed()
 	return true
 }
@@ -247,7 +270,11 @@ func (c *Controller) awaitVisit(g *G) bool {
 		select {
 		case <-arrived:
 		case <-t.C:
-			c.visitWait += d
+			// A round in which some goroutine could run (the visitor,
+			// on a loaded machine) does not count, up to visitHold.
+			if c.visitHeld += d; !othersRun() || c.visitHeld >= visitHold {
+				c.visitWait += d
+			}
 		}
 		t.Stop()
 		if c.serveVisits(g) {
