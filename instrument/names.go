@@ -33,7 +33,8 @@ var replacements = map[string]map[string][2]string{
 		"Float32", "Float64", "Perm", "Shuffle", "N"),
 		"Int32", simName, "Int31", "Int64", simName, "Int63",
 		"Uint32", simName, "RandUint32", "Uint64", simName, "RandUint64"),
-	"runtime": {"Gosched": {simName, "Yield"}, "NumGoroutine": {simName, "NumGoroutine"}, "Stack": {simName, "Stack"}},
+	"runtime": with(names(simName, "NumGoroutine", "Stack", "SetFinalizer", "AddCleanup"),
+		"Gosched", simName, "Yield"),
 }
 
 // with adds renamed entries to m: name, import, new name, ...

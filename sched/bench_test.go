@@ -127,8 +127,10 @@ func BenchmarkControlled(b *testing.B) {
 func BenchmarkExecutions(b *testing.B) {
 	executions(b, func(body func(), n int) {
 		i := 0
+		// As weft.Check does, the clock starts at one time for all.
+		opts := sched.Options{Epoch: time.Now()}
 		sched.RunSequence(func() (func(), sched.Strategy, sched.Options, bool) {
-			return body, explore.PCT(uint64(i), 3, 100), sched.Options{}, i < n
+			return body, explore.PCT(uint64(i), 3, 100), opts, i < n
 		}, func(r *sched.Result) bool {
 			r.Release()
 			i++
@@ -139,10 +141,11 @@ func BenchmarkExecutions(b *testing.B) {
 
 func BenchmarkExecutionsRun(b *testing.B) {
 	executions(b, func(body func(), n int) {
+		opts := sched.Options{Epoch: time.Now()}
 		for i := range n {
 			// As an exploration did: the Result of a passing execution
 			// goes back for the next one.
-			sched.Run(body, explore.PCT(uint64(i), 3, 100), sched.Options{}).Release()
+			sched.Run(body, explore.PCT(uint64(i), 3, 100), opts).Release()
 		}
 	})
 }

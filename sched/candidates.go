@@ -19,6 +19,14 @@ type candidates struct {
 	// not say so yet (see updateLater); nil if none.
 	late *G
 
+	// gen counts the changes of the members and their keys: what was
+	// found at one gen holds until the next (see highest and
+	// Controller.starving).
+	gen uint64
+	// hi is highest's answer at gen hiGen.
+	hi    *G
+	hiGen uint64
+
 	smallCnt [2 * smallSize]int32 // the first tree, in the controller
 	smallPos [2 * smallSize]int32 // the heaps' first positions
 	smallTop [smallSize]heapEntry
@@ -54,6 +62,7 @@ const smallSize = 4
 //go:norace
 func (s *candidates) init(all *[]*G) {
 	s.all = all
+	s.gen, s.hi, s.hiGen = 1, nil, 0
 	s.size = smallSize
 	s.cnt = s.smallCnt[:]
 	s.top = memberHeap{h: s.smallTop[:0], pos: s.smallPos[:smallSize:smallSize], max: true}
@@ -95,6 +104,7 @@ func (s *candidates) grow(n int) {
 //
 //go:norace
 func (s *candidates) set(g *G, in bool) {
+	s.gen++
 	if s.late == g {
 		s.late = nil // its entry is written afresh
 	}
@@ -119,6 +129,7 @@ func (s *candidates) set(g *G, in bool) {
 //
 //go:norace
 func (s *candidates) update(g *G) {
+	s.gen++
 	if s.late == g {
 		s.late = nil
 	}
@@ -135,6 +146,7 @@ func (s *candidates) update(g *G) {
 //
 //go:norace
 func (s *candidates) updateLater(g *G) {
+	s.gen++
 	if s.late != nil && s.late != g {
 		s.update(s.late)
 	}
@@ -199,14 +211,18 @@ func (s *candidates) rank(i int) int {
 //
 //go:norace
 func (s *candidates) highest() *G {
+	if s.hiGen == s.gen {
+		return s.hi
+	}
 	top, _ := s.top.best()
 	if len(s.active) > 0 {
 		top = s.best().top
 	}
-	if top < 0 {
-		return nil
+	s.hi, s.hiGen = nil, s.gen
+	if top >= 0 {
+		s.hi = (*s.all)[top]
 	}
-	return (*s.all)[top]
+	return s.hi
 }
 
 // oldest returns the index of the member that has waited longest, and its

@@ -281,6 +281,10 @@ type Controller struct {
 	outsideMark uint64        // outsideOps when the execution started
 
 	dueSince int // the step at which the earliest timer was first seen due, 0 if none is (fairness)
+	// What starving found last: no candidate starves up to step
+	// calmUntil while the candidates stay as they were at calmGen.
+	calmGen   uint64
+	calmUntil int
 
 	// The clock (clock.go).
 	epoch  time.Time

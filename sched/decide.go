@@ -133,15 +133,25 @@ func (c *Controller) starving() *G {
 	if c.dueSince > 0 && c.steps-c.dueSince > FairBound {
 		return Clock
 	}
+	if c.calmGen == c.cands.gen && c.steps <= c.calmUntil {
+		return nil
+	}
 	// By index and key: the goroutine that waited longest is most often
 	// not at the decision, nor starving, and its record stays unread.
 	old, since := c.cands.oldest()
-	if cur := c.cur.Load(); old >= 0 && cur != nil && int(old) == cur.idx {
+	cur := c.cur.Load()
+	if old >= 0 && cur != nil && int(old) == cur.idx {
 		c.served(cur) // the goroutine at the decision has been running
 		old, since = c.cands.oldest()
 	}
 	if old >= 0 && c.steps-since > FairBound {
 		return c.all[old]
+	}
+	if old >= 0 && (cur == nil || int(old) != cur.idx) {
+		// Until the candidates change, the longest wait is old's, and
+		// the goroutine at the decision is not served again: the same
+		// question gets the same answer up to step since+FairBound.
+		c.calmGen, c.calmUntil = c.cands.gen, since+FairBound
 	}
 	return nil
 }

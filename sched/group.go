@@ -171,6 +171,7 @@ func (s *candidates) path(gr *group, i int, create bool) ([]int32, bool) {
 //
 //go:norace
 func (s *candidates) join(gr *group, g *G) {
+	s.gen++
 	if g.idx >= s.size {
 		s.grow(g.idx + 1)
 	}
@@ -195,6 +196,7 @@ func (s *candidates) join(gr *group, g *G) {
 //
 //go:norace
 func (s *candidates) leave(gr *group, g *G) {
+	s.gen++
 	p, ok := s.path(gr, g.idx, false)
 	if !ok {
 		panic("weft: a goroutine left a group it is not in")
@@ -228,6 +230,7 @@ func (s *candidates) leave(gr *group, g *G) {
 //
 //go:norace
 func (s *candidates) updateMember(gr *group, g *G) {
+	s.gen++
 	p, ok := s.path(gr, g.idx, false)
 	if !ok {
 		panic("weft: a goroutine's group does not hold it")
@@ -243,6 +246,7 @@ func (s *candidates) updateMember(gr *group, g *G) {
 //
 //go:norace
 func (s *candidates) setReady(gr *group, ready bool) {
+	s.gen++
 	if gr.ready == ready {
 		return
 	}

@@ -148,6 +148,19 @@ func workerStacks(stacks []goroutineStack) map[string]goroutineStack {
 	return m
 }
 
+// waitsForChild reports whether the goroutine starts a child process
+// (syscall.forkExec waits for its exec) or waits for one to exit
+// (os.Process.Wait, under exec.Cmd.Run and Wait): blocked in a system
+// call, on a process that the machine runs, not on the execution.
+func (s goroutineStack) waitsForChild() bool {
+	for _, f := range s.frames {
+		if f.fn == "os.(*Process).wait" || f.fn == "syscall.forkExec" {
+			return true
+		}
+	}
+	return false
+}
+
 // waitingIn names the innermost function outside the runtime the goroutine
 // waits in, such as sync.(*Mutex).Lock.
 func (s goroutineStack) waitingIn() string {

@@ -1,13 +1,12 @@
 package sched
 
 import (
-	"fmt"
-	"path"
 	"path/filepath"
-	"reflect"
 	"runtime"
 	"strconv"
 	"strings"
+
+	"github.com/weftdev/weft/internal/frames"
 )
 
 // The prefixes of the names of the controller's own functions: package
@@ -17,46 +16,9 @@ const (
 	weftInternalPrefix = "github.com/weftdev/weft/internal/"
 )
 
-// internalPrefixes are the functions that are weft's machinery or Go's
-// rather than the code under test, for frames whose file is not known.
-var internalPrefixes = []string{
-	schedPrefix,
-	"github.com/weftdev/weft/sim.",
-	"github.com/weftdev/weft/sim/simctx.",
-	"github.com/weftdev/weft/explore.",
-	"github.com/weftdev/weft/record.",
-	"github.com/weftdev/weft/record/aggreplay.",
-	"github.com/weftdev/weft/record/leap.",
-	"github.com/weftdev/weft/record/light.",
-	"github.com/weftdev/weft/record/stride.",
-	"github.com/weftdev/weft/replay.",
-	weftInternalPrefix,
-	"github.com/weftdev/weft/testing.",
-	"github.com/weftdev/weft/lin.",
-	"runtime.",
-	"runtime/",
-	"internal/",
-	"testing.",
-}
-
-// internalDirs are the source directories of weft's machinery and of Go's
-// standard library. Frames are classified by file first: the compiler
-// renames functions inlined into user code (an iterator of sim inlined into
-// a range loop is named after the loop's function), but keeps their file.
-var internalDirs = func() []string {
-	var dirs []string
-	if _, file, _, ok := runtime.Caller(0); ok {
-		root := path.Dir(path.Dir(file))
-		for _, d := range []string{"sched", "sim", "sim/simctx", "explore", "record", "record/aggreplay", "record/leap", "record/light", "record/stride", "replay", "internal/gls", "testing", "lin"} {
-			dirs = append(dirs, root+"/"+d)
-		}
-	}
-	if fn := runtime.FuncForPC(reflect.ValueOf(fmt.Sprint).Pointer()); fn != nil {
-		file, _ := fn.FileLine(fn.Entry())
-		dirs = append(dirs, path.Dir(path.Dir(file))+"/") // GOROOT/src/
-	}
-	return dirs
-}()
+// goPrefixes are Go's functions that are machinery rather than the code
+// under test, for frames whose file is not known.
+var goPrefixes = []string{"runtime.", "runtime/", "internal/", "testing."}
 
 // Internal reports whether a frame belongs to weft's machinery or to Go's
 // standard library rather than to the code under test. Test files of
@@ -65,15 +27,13 @@ func Internal(function, file string) bool {
 	if strings.HasSuffix(file, "_test.go") {
 		return false
 	}
-	if file != "" {
-		dir := path.Dir(file)
-		for _, d := range internalDirs {
-			if dir == d || strings.HasSuffix(d, "/") && strings.HasPrefix(file, d) {
-				return true
-			}
-		}
+	if file != "" && (frames.WeftFile(file) || frames.StdFile(file)) {
+		return true
 	}
-	for _, p := range internalPrefixes {
+	if frames.WeftFunction(function) {
+		return true
+	}
+	for _, p := range goPrefixes {
 		if strings.HasPrefix(function, p) {
 			return true
 		}

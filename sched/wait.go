@@ -257,6 +257,15 @@ func (c *Controller) register(obj uint32, g *G) {
 	c.watchers[obj] = append(c.watchers[obj], watch{g, g.wgen})
 }
 
+// watched reports whether goroutines wait on obj, one by one or in
+// groups: whether a change of it has anyone to ask (flush).
+//
+//go:norace
+func (c *Controller) watched(obj uint32) bool {
+	return int(obj) < len(c.watchers) && len(c.watchers[obj]) > 0 ||
+		int(obj) < len(c.grouped) && len(c.grouped[obj]) > 0
+}
+
 // recheck asks waiting goroutine g's Waiter again.
 //
 //go:norace
@@ -344,6 +353,39 @@ func (c *Controller) verify() {
 		if h.cand != want || h.fresh != (want && !h.stale) {
 			panic(fmt.Sprintf("weft: goroutine %s (in %s) is enabled=%v fresh=%v, but its Waiter says %v: an object changed and the controller was not told (G.Touch)",
 				h.id, h.op, h.cand, h.fresh, want))
+		}
+	}
+	c.verifyCalm()
+}
+
+// nameOf names g in verify's messages.
+//
+//go:norace
+func nameOf(g *G) string {
+	if g == nil {
+		return "none"
+	}
+	return g.id
+}
+
+// verifyCalm checks what starving and highest keep from one decision to
+// the next against the candidates as they are.
+//
+//go:norace
+func (c *Controller) verifyCalm() {
+	s := &c.cands
+	if s.hiGen == s.gen {
+		s.hiGen = 0
+		if hi, fresh := s.hi, s.highest(); hi != fresh {
+			panic(fmt.Sprintf("weft: the highest candidate kept is %s, but the candidates say %s", nameOf(hi), nameOf(fresh)))
+		}
+	}
+	if c.calmGen == s.gen && c.steps <= c.calmUntil {
+		old, since := s.oldest()
+		cur := c.cur.Load()
+		if old < 0 || cur != nil && int(old) == cur.idx || since+FairBound != c.calmUntil {
+			panic(fmt.Sprintf("weft: no candidate starves up to step %d, it was found, but the candidates' oldest is goroutine #%d, since step %d (the current goroutine is %s)",
+				c.calmUntil, old, since, nameOf(cur)))
 		}
 	}
 }
@@ -465,8 +507,9 @@ func (c *Controller) account(g *G) {
 		}
 		c.progressed()
 		// Once is enough: a store's new value (accountSpin) has just
-		// recorded it.
-		if g.obj != 0 && (len(c.dirty) == 0 || c.dirty[len(c.dirty)-1] != g.obj) {
+		// recorded it. An object nobody waits on has nobody to ask
+		// (flush): g, which runs, registers its own wait with its answer.
+		if g.obj != 0 && c.watched(g.obj) && (len(c.dirty) == 0 || c.dirty[len(c.dirty)-1] != g.obj) {
 			c.dirty = append(c.dirty, g.obj)
 		}
 	}

@@ -84,6 +84,9 @@ func (c *Controller) watch() *Result {
 // neither its goroutines nor its watchdog, and that time is nobody's
 // fault.
 //
+// A goroutine that waits for a child process (exec.Cmd.Run, a go build
+// in a test) is neither: its time is the child's, however long.
+//
 // A goroutine that runs without events is stuck once it has also used the
 // time in CPU time (the process's: the others wait), or four times the
 // time in real time whatever it used: a long computation on a machine
@@ -131,9 +134,16 @@ func (w *watcher) check() (g *G, s goroutineStack, running, stuck bool) {
 		w.cpu, w.cpuKnown = cpuTime()
 		return nil, s, false, false
 	}
-	w.still += passed
 	g = c.cur.Load()
 	s, ok := c.stackOf(goroutineStacks(), g)
+	if ok && s.waitsForChild() {
+		// The child is a process of its own that the machine runs, as
+		// under go test; if it never ends, the test's -timeout ends both.
+		w.still, w.blocked = 0, 0
+		w.cpu, w.cpuKnown = cpuTime()
+		return g, s, false, false
+	}
+	w.still += passed
 	running = !ok || !s.blocked()
 	if running {
 		w.blocked = 0

@@ -88,3 +88,21 @@ func stoppedChild() {
 	}
 	os.Stdout.WriteString("execution passed\n")
 }
+
+// TestChildProcessIsNotBlocked runs an execution whose goroutine waits for
+// a child process (a test that runs go build) five times as long as the
+// block timeout: the child runs, and the execution must end without a
+// Blocked failure (go.uber.org/atomic's TestNocmpIntegration).
+func TestChildProcessIsNotBlocked(t *testing.T) {
+	var err error
+	r := sched.Run(func() {
+		err = exec.Command("sleep", "0.5").Run()
+		sched.Current().Step(opWork, 0, nil)
+	}, explore.RandomWalk(1), sched.Options{BlockTimeout: 100 * time.Millisecond})
+	if r.Failure != nil {
+		t.Fatalf("waiting for a child process: %s", r.Failure.Summary())
+	}
+	if err != nil {
+		t.Fatalf("the child process: %v", err)
+	}
+}

@@ -2,43 +2,14 @@ package sim
 
 import (
 	"bytes"
-	"reflect"
 	"runtime"
 	"strings"
-	"sync"
+
+	"github.com/weftdev/weft/internal/frames"
 )
 
 // weftPrefix begins the import paths of weft's packages.
-const weftPrefix = "github.com/weftdev/weft/"
-
-// runtimeDirs are the top directories of weft's packages that run a test:
-// their functions' frames are weft's, not the test's.
-var runtimeDirs = map[string]bool{
-	"sim": true, "sched": true, "testing": true, "explore": true, "record": true,
-	"replay": true, "corpus": true, "report": true, "lin": true, "internal": true,
-}
-
-// weftFrame reports whether the function line of a frame (or a "created
-// by" line) names a function of weft's runtime packages.
-func weftFrame(line string) bool {
-	fn := strings.TrimPrefix(line, "created by ")
-	rest, ok := strings.CutPrefix(fn, weftPrefix)
-	if !ok {
-		return false
-	}
-	// rest is dir/sub.Func(args) or dir.Func(args): the package path ends
-	// at the first dot after the last slash.
-	pkg := rest
-	if i := strings.LastIndexByte(rest, '/'); i >= 0 {
-		if j := strings.IndexByte(rest[i:], '.'); j >= 0 {
-			pkg = rest[:i+j]
-		}
-	} else if j := strings.IndexByte(rest, '.'); j >= 0 {
-		pkg = rest[:j]
-	}
-	dir, _, _ := strings.Cut(pkg, "/")
-	return runtimeDirs[dir] && !strings.HasSuffix(pkg, "_test")
-}
+const weftPrefix = frames.Module + "/"
 
 // Stack is runtime.Stack as go test would show it: the frames of weft's
 // packages (a controlled goroutine's scheduler and primitives, the worker
@@ -87,22 +58,12 @@ type frame struct {
 }
 
 // weft reports whether the frame is a function of weft's runtime.
-func (f frame) weft() bool { return weftFrame(string(f.fn)) }
-
-// std reports whether the frame is a function of the standard library:
-// its file is under GOROOT's src.
-func (f frame) std() bool {
-	file := string(bytes.TrimSpace(f.file))
-	return file != "" && strings.HasPrefix(file, stdSrc())
+func (f frame) weft() bool {
+	return frames.WeftFunction(strings.TrimPrefix(string(f.fn), "created by "))
 }
 
-// stdSrc is the directory of the standard library's sources, as frames
-// name them.
-var stdSrc = sync.OnceValue(func() string {
-	pc := reflect.ValueOf(strings.Cut).Pointer()
-	file, _ := runtime.FuncForPC(pc).FileLine(pc)
-	return strings.TrimSuffix(file, "strings/strings.go")
-})
+// std reports whether the frame is a function of the standard library.
+func (f frame) std() bool { return frames.StdFile(string(bytes.TrimSpace(f.file))) }
 
 // goroutineTrace returns one goroutine's trace without weft's frames and
 // the standard library's frames above the topmost (which weft called), or false

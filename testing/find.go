@@ -40,6 +40,10 @@ type Finding struct {
 	// Unlisted counts the failing executions that did not replay beyond
 	// the first maxUnreplayed, which are all Unreplayed keeps.
 	Unlisted int
+	// Long is set when the failure was a runaway whose execution, let run
+	// on (LongBudgets), ended and passed: a long test, not a livelock. It
+	// is not reported, nor saved, and exploration stops there.
+	Long *sched.Result
 	// Logs are the messages the body logged in the final execution.
 	Logs []string
 	// Entry is the corpus entry to save. A failure weft cannot replay has
@@ -92,6 +96,9 @@ type exploration struct {
 	// budget of explored events (sched.Result.Overran); longest is the
 	// most events one of them ran.
 	overran, longest int
+	// long is the runaway that, let run on, ended: exploration stopped
+	// there (see Finding.Long).
+	long *Finding
 }
 
 // find runs the pipeline: explore, and judge each failing execution in
@@ -112,6 +119,9 @@ func find(body func(*T), cfg *config, progress func(time.Duration, int), found f
 	)
 	ec := cfg.exploreConfig()
 	ec.Progress = progress
+	halt, stop := haltable(ec.Stop)
+	defer stop()
+	ec.Stop = halt.c
 	ec.Executed = func(i int, r *sched.Result) {
 		if t := last.Load(); i == 0 && t != nil {
 			x.first = t.out
@@ -122,8 +132,16 @@ func find(body func(*T), cfg *config, progress func(time.Duration, int), found f
 		}
 	}
 	ec.Accept = func(f *explore.Finding) bool {
+		if x.long != nil && f.Result != nil && f.Result.Failure.Kind == sched.Runaway {
+			return false // as long as the one let run on
+		}
 		x.estimate = max(x.estimate, f.Steps)
 		j := judge(body, cfg, f, f.Iteration+1)
+		if j.Long != nil {
+			x.long = j
+			halt.close()
+			return false
+		}
 		if ec.Continue {
 			found(j)
 			return false
@@ -141,7 +159,10 @@ func find(body func(*T), cfg *config, progress func(time.Duration, int), found f
 	}
 	sum, err := explore.Run(wrap(body, cfg, &last), ec)
 	x.executions, x.lost, x.notes, x.kept = sum.Executions, sum.Lost, sum.Notes, sum.KeptRunning
-	x.repeats, x.stopped = sum.Repeats, sum.Stopped
+	x.repeats, x.stopped = sum.Repeats, sum.Stopped && x.long == nil
+	if x.long != nil {
+		x.notes = append(x.notes, longNote(x.long, cfg.maxSteps))
+	}
 	if err != nil {
 		return x, err
 	}
@@ -184,6 +205,12 @@ func judge(body func(*T), cfg *config, found *explore.Finding, executions int) *
 	}
 	opts := cfg.schedOptions()
 	plain := wrap(body, cfg, nil)
+	if f.Failure.Kind == sched.Runaway {
+		if r := letRunOn(plain, found.Result, cfg, opts); r.Failure == nil {
+			f.Long = r
+			return f
+		}
+	}
 	m, err := shrink(plain, found.Result, cfg, opts)
 	if err != nil {
 		f.Nondeterminism = err

@@ -10,6 +10,9 @@
 // time over go test's. The failures follow the table, with the first lines
 // of what each test printed.
 //
+// A module published without a go.mod gets the one go test needs (see
+// addGoMod), and nothing else.
+//
 // It needs the module proxy, so it is not part of CI:
 //
 //	go build -o /tmp/weft ./cmd/weft
@@ -187,9 +190,6 @@ func fetch(mod, work string) (string, error) {
 	if jerr := json.Unmarshal(out, &m); jerr != nil || m.Error != "" || m.Dir == "" {
 		return "", fmt.Errorf("go mod download %s: %v %s", mod, err, m.Error)
 	}
-	if _, err := os.Stat(filepath.Join(m.Dir, "go.mod")); err != nil {
-		return "", fmt.Errorf("%s has no go.mod: go test cannot run it as it is", mod)
-	}
 	dst := filepath.Join(work, strings.NewReplacer("/", "_", "@", "_").Replace(mod))
 	if err := os.RemoveAll(dst); err != nil {
 		return "", err
@@ -197,7 +197,7 @@ func fetch(mod, work string) (string, error) {
 	if err := os.CopyFS(dst, os.DirFS(m.Dir)); err != nil {
 		return "", err
 	}
-	return dst, filepath.WalkDir(dst, func(path string, d os.DirEntry, err error) error {
+	err = filepath.WalkDir(dst, func(path string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -207,6 +207,33 @@ func fetch(mod, work string) (string, error) {
 		}
 		return os.Chmod(path, info.Mode()|0o200)
 	})
+	if err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(filepath.Join(dst, "go.mod")); err == nil {
+		return dst, nil
+	}
+	return dst, addGoMod(dst, mod)
+}
+
+// addGoMod gives a module published without a go.mod (a "+incompatible"
+// version) the one go test needs to run in its folder: its path, and the
+// go 1.16 that Go assumes for such a module when another requires it, so
+// that its code keeps the language it was written for; go mod tidy then
+// requires its dependencies, if any.
+func addGoMod(dir, mod string) error {
+	path, _, _ := strings.Cut(mod, "@")
+	gomod := "module " + path + "\n\ngo 1.16\n"
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
+		return fmt.Errorf("%s has no go.mod: %w", mod, err)
+	}
+	cmd := exec.Command("go", "mod", "tidy")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("%s has no go.mod: go mod tidy on the one written: %v\n%s", mod, err, out)
+	}
+	return nil
 }
 
 // result is what a go test -json run said.

@@ -139,3 +139,12 @@ func Dump() []byte {
 	buf := make([]byte, 1<<16)
 	return buf[:runtime.Stack(buf, true)]
 }
+
+// NewJanitored is go-cache's New: a finalizer and a cleanup stop what
+// the cache started, and under control never run.
+func NewJanitored(stop chan bool) *Hub {
+	h := &Hub{in: make(chan int)}
+	runtime.SetFinalizer(h, func(*Hub) { stop <- true })
+	runtime.AddCleanup(h, func(c chan bool) { close(c) }, stop)
+	return h
+}
