@@ -255,26 +255,30 @@ type Controller struct {
 	traced     int // events traced: past MaxTrace, trace is a ring
 
 	// Waiting (wait.go).
-	watchers  [][]watch     // by object: the goroutines whose Waiter depends on it
-	watchBuf  [4][]watch    // watchers' first backing array
-	grouped   [][]*group    // by object: the groups of its waiters (group.go)
-	unowned   []watch       // Waiters that name no object: asked at every decision
-	dirty     []uint32      // objects changed since the last decision
-	woken     []*G          // goroutines woken by name since the last decision
-	wokenBuf  [4]*G         // woken's first backing array
-	dirtyBuf  [4]uint32     // dirty's first backing array
-	stale     []*G          // pollers that wait for a change
-	goStale   []*G          // pollers of Go channels alone, stale until one of theirs changes (gopoll.go)
-	goStaleN  int           // those of goStale still stale
-	goWaiting goTable       // by Go channel: its stale pollers
-	goLooked  int64         // the virtual time of the last round of goTick
-	values    []objValue    // by object: what the controller knows of its value (spin.go)
-	spinners  []*spinWaiter // by object: the Waiter of its spinners in this round
-	spinObjs  []uint32      // the objects with spinners in this round
-	spinRound uint32        // stall rounds that released the spinners
-	changes   uint64        // changes of the execution's state so far
-	rounds    int           // stall rounds of the pollers without a change
-	waited    time.Duration
+	watchers    [][]watch     // by object: the goroutines whose Waiter depends on it
+	watchBuf    [4][]watch    // watchers' first backing array
+	grouped     [][]*group    // by object: the groups of its waiters (group.go)
+	unowned     []watch       // Waiters that name no object: asked at every decision
+	dirty       []uint32      // objects changed since the last decision
+	woken       []*G          // goroutines woken by name since the last decision
+	wokenBuf    [4]*G         // woken's first backing array
+	dirtyBuf    [4]uint32     // dirty's first backing array
+	stale       []*G          // pollers that wait for a change
+	goStale     []*G          // pollers of Go channels alone, stale until one of theirs changes (gopoll.go)
+	goStaleN    int           // those of goStale still stale
+	goWaiting   goTable       // by Go channel: its stale pollers
+	goLooked    int64         // the virtual time of the last round of goTick
+	values      []objValue    // by object: what the controller knows of its value (spin.go)
+	spinners    []*spinWaiter // by object: the Waiter of its spinners in this round
+	spinObjs    []uint32      // the objects with spinners in this round
+	spinRound   uint32        // stall rounds that released the spinners
+	changes     uint64        // changes of the execution's state so far
+	rounds      int           // stall rounds of the pollers without a change
+	waited      time.Duration
+	visits      int           // operations of goroutines outside the execution performed (visit.go)
+	visitWait   time.Duration // real time waited for the next since the last, while nothing else could run
+	visitHeld   time.Duration // all of it
+	outsideMark uint64        // outsideOps when the execution started
 
 	dueSince int // the step at which the earliest timer was first seen due, 0 if none is (fairness)
 	// What starving found last: no candidate starves up to step
@@ -530,6 +534,7 @@ func setup(strategy Strategy, opts Options, since window) *Controller {
 	c.opts = opts
 	c.seq = execSeq.Add(1)
 	c.live.Store(c.seq)
+	c.outsideMark = outsideOps.Load()
 	c.hash = fnv.Offset
 	c.epoch = opts.Epoch.Round(0) // wall clock only: virtual times carry no monotonic reading
 	c.done = doneChans.Get().(chan struct{})
@@ -1473,7 +1478,14 @@ func (c *Controller) result() *Result {
 		Elapsed:     time.Duration(c.now),
 		KeptRunning: c.keptRunning,
 	}
+	visitor, refused, visited := c.endVisits()
 	outside, reported := c.takeOutside()
+	if !reported && visited && (refused || r.Failure != nil) {
+		// The first visit stands for the goroutine outside: a visit
+		// refused is an outside use as Outside reports; the failure of an
+		// execution that had visits is one no replay shows.
+		outside, reported = outsideUse{visitFailure(visitor, refused), visitor.obj}, true
+	}
 	c.escMu.Lock()
 	escapes := c.escapes
 	c.escMu.Unlock()

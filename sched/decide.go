@@ -183,6 +183,9 @@ func (c *Controller) decide(g *G) *G {
 			c.dueSince = c.steps
 		}
 		n := c.cands.len()
+		if n == 0 && c.serveVisits(g) {
+			continue
+		}
 		if n == 0 {
 			if timer && c.rootDone && c.afterFires >= AfterFires {
 				c.keepRunning()
@@ -203,7 +206,7 @@ func (c *Controller) decide(g *G) *G {
 				idle++
 				continue
 			}
-			if c.unstall() {
+			if c.unstall() || c.awaitVisit(g) {
 				continue
 			}
 			if !c.aborting {

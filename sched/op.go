@@ -119,6 +119,7 @@ var (
 	opStart = NewOp("start")
 	opExit  = NewOp("exit")
 	opFire  = NewOp("timer fires")
+	opVisit = NewOp("visit") // a goroutine outside the execution's operation (visit.go)
 )
 
 // A Waiter tells whether a pending operation can proceed. The controller

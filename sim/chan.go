@@ -319,11 +319,14 @@ func (c *Chan[T]) Send(v T) {
 	if c == nil {
 		blockForever()
 	}
-	if gls.Active() {
-		outside(&c.st, opSend, c)
-	}
 	if c.ch == nil {
 		panic("sim: send on a timer's channel")
+	}
+	if gls.Active() {
+		if c.visitSend(v) {
+			return
+		}
+		outside(&c.st, opSend, c)
 	}
 	c.ch <- v
 }
@@ -357,6 +360,9 @@ func (c *Chan[T]) RecvOK() (v T, ok bool) {
 		case v, ok = <-c.rc:
 			return v, ok
 		default:
+			if v, ok, done := c.visitRecv(); done {
+				return v, ok
+			}
 			outside(&c.st, opRecv, c)
 		}
 	}
@@ -378,13 +384,89 @@ func (c *Chan[T]) Close() {
 	if c == nil {
 		panic("close of nil channel")
 	}
-	if gls.Active() {
-		outside(&c.st, opClose, c)
-	}
 	if c.ch == nil {
 		panic("sim: close of a timer's channel")
 	}
+	if gls.Active() {
+		if c.visitClose() {
+			return
+		}
+		outside(&c.st, opClose, c)
+	}
 	close(c.ch)
+}
+
+// visitSend is Send from a goroutine outside the execution that owns c's
+// state (see visit): the send happens in the execution, into its buffer
+// or to its waiting receiver. It reports whether it did.
+//
+//go:norace
+func (c *Chan[T]) visitSend(v T) bool {
+	closed := false
+	done := visit(&c.st, opSend, c, func(s *chanState[T], g *sched.G) bool {
+		if !s.canSend(nil) {
+			return false
+		}
+		if s.closed {
+			closed = true
+			return true
+		}
+		s.send(v, nil)
+		g.Touch(s.id)
+		return true
+	})
+	if closed {
+		panic("send on closed channel")
+	}
+	return done
+}
+
+// visitRecv is a receive that would wait, from a goroutine outside the
+// execution that owns c's state (see visit): it receives what the
+// execution sends, or its close. done reports whether it did.
+//
+//go:norace
+func (c *Chan[T]) visitRecv() (v T, ok, done bool) {
+	if c.ch == nil {
+		return v, false, false // a timer's channel: its timer is the execution's
+	}
+	done = visit(&c.st, opRecv, c, func(s *chanState[T], g *sched.G) bool {
+		if !s.canRecv(nil) {
+			return false
+		}
+		v, ok = s.recv(nil)
+		g.Touch(s.id)
+		return true
+	})
+	return v, ok, done
+}
+
+// visitClose is Close from a goroutine outside the execution that owns
+// c's state (see visit): the execution's goroutines see the channel
+// closed, and so does plain mode. It reports whether it closed it.
+//
+//go:norace
+func (c *Chan[T]) visitClose() bool {
+	twice := false
+	done := visit(&c.st, opClose, c, func(s *chanState[T], g *sched.G) bool {
+		if s.closed {
+			twice = true
+			return true
+		}
+		race.Release(unsafe.Pointer(&s.closeClock))
+		s.closed = true
+		wakeAll(s.recvq)
+		wakeAll(s.sendq)
+		g.Touch(s.id)
+		return true
+	})
+	if twice {
+		panic("close of closed channel")
+	}
+	if done {
+		c.closePlain()
+	}
+	return done
 }
 
 // Len returns the number of values buffered in c.

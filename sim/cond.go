@@ -104,6 +104,9 @@ func (c *Cond) Signal() {
 		return
 	}
 	if gls.Active() {
+		if visit(&c.st, opCondSignal, c, signalVisit) {
+			return
+		}
 		outside(&c.st, opCondSignal, c)
 	}
 	c.std().Signal()
@@ -130,9 +133,32 @@ func (c *Cond) Broadcast() {
 		return
 	}
 	if gls.Active() {
+		if visit(&c.st, opCondBcast, c, broadcastVisit) {
+			return
+		}
 		outside(&c.st, opCondBcast, c)
 	}
 	c.std().Broadcast()
+}
+
+// signalVisit and broadcastVisit are Signal and Broadcast from a goroutine
+// outside the execution that owns the Cond's state s (see visit): they
+// wake the execution's waiters.
+//
+//go:norace
+func signalVisit(s *condState, _ *sched.G) bool {
+	if len(s.waiters) > 0 {
+		s.waiters[0].release()
+		s.waiters[0] = nil
+		s.waiters = s.waiters[1:]
+	}
+	return true
+}
+
+//go:norace
+func broadcastVisit(s *condState, _ *sched.G) bool {
+	releaseAll(&s.waiters)
+	return true
 }
 
 // release releases a Cond waiter, under the Cond's monitor: an armed

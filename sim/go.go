@@ -1,6 +1,10 @@
 package sim
 
-import "runtime"
+import (
+	"runtime"
+
+	"github.com/weftdev/weft/sched"
+)
 
 // Go starts f in a new goroutine. Under control the goroutine is known to
 // the controller, named by its lineage (the n-th goroutine started by its
@@ -18,6 +22,7 @@ func Go(f func()) {
 		t.Go(f)
 		return
 	}
+	sched.NotePlainGo()
 	go f()
 }
 

@@ -12,7 +12,14 @@ import (
 // plain path, on the object's plain state: while an execution runs in the
 // process (gls.Active), the plain paths of the primitives whose state
 // belongs to an execution (channels, mutexes, wait groups, conds, onces,
-// maps) ask outside first. If the object's state belongs to an execution
+// maps) ask outside first. A send, a receive that would wait and a close
+// of a channel, and a Cond's Signal and Broadcast, visit first instead:
+// the execution's controller performs them on the execution's side of the
+// object when none of its goroutines can run, as though the goroutine
+// outside ran then, and the goroutine waits for it (see visit; ants'
+// default pool hands an execution's idle workers their nil from its purge
+// loop, started in init). Only a visit the execution ended before goes on
+// to outside. If the object's state belongs to an execution
 // still running, that execution fails as sched.Outside (see
 // sched.Controller.Outside), and the goroutine then goes on as in plain
 // mode, on the plain state the execution does not see: a send waits for
@@ -40,6 +47,7 @@ func outside[S any, P interface {
 	*S
 	obj() *object
 }](slot *P, op *sched.Op, x any) {
+	sched.NoteOutside()
 	s := *slot
 	if s == nil {
 		return
@@ -49,4 +57,32 @@ func outside[S any, P interface {
 		return // a recorded run's, or one never used under control
 	}
 	o.ctl.Outside(o.exec, op, o.id, reflect.TypeOf(x).String())
+}
+
+// visit asks the controller of the execution that owns the state in slot,
+// if one does and still runs, to perform try on that state for the calling
+// goroutine, which runs outside every execution, when none of the
+// execution's goroutines can run (see sched.Controller.Visit): op on x
+// (the object, whose Go type a report names). try reports whether the
+// operation could complete; it is tried again at each stall until it does.
+// visit reports whether it did; false when the state belongs to no
+// running execution, or the execution ended first (and then fails as
+// Outside): the caller goes on in plain mode.
+//
+//go:noinline
+//go:norace
+func visit[S any, P interface {
+	*S
+	obj() *object
+}](slot *P, op *sched.Op, x any, try func(s P, g *sched.G) bool) bool {
+	sched.NoteOutside()
+	s := *slot
+	if s == nil {
+		return false
+	}
+	o := s.obj()
+	if o.ctl == nil || o.exec == 0 {
+		return false
+	}
+	return o.ctl.Visit(o.exec, op, o.id, reflect.TypeOf(x).String(), func(g *sched.G) bool { return try(s, g) })
 }

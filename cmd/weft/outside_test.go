@@ -1,0 +1,30 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestWeftTestPurgeLoop runs testdata/plain/purge, ants' default pool
+// reduced, through weft test: the pool's purge loop, started in init, runs
+// outside every execution and hands TestPool's idle worker its nil on the
+// execution's channel. The execution receives it (a visit), the worker
+// ends, the pool closes allDone, and ExampleReboot, run in plain mode
+// after it, reboots the pool, as under go test. Before visits, the nil went
+// into the plain buffer: TestPool failed as outside, and ExampleReboot
+// waited in Reboot for the worker until go test's -timeout (bounded here
+// by 60 s).
+func TestWeftTestPurgeLoop(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test")
+	}
+	dir := plainModule(t)
+	var out strings.Builder
+	code, err := runTest(dir, []string{"-count=1", "-v", "-timeout", "60s", "./purge"}, &out, &out)
+	if err != nil {
+		t.Fatalf("weft test: %v\n%s", err, out.String())
+	}
+	if code != 0 || !strings.Contains(out.String(), "--- PASS: TestPool") || !strings.Contains(out.String(), "--- PASS: ExampleReboot") {
+		t.Fatalf("weft test ./purge: exit %d\n%s", code, out.String())
+	}
+}

@@ -1,0 +1,352 @@
+package sched
+
+import (
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/weftdev/weft/internal/race"
+)
+
+// Visits. A goroutine outside the execution (started in plain mode before
+// it: a purge loop that package initialization started) may send on one
+// of its channels, close one, or signal one of its conds: ants' default
+// pool takes the workers that look idle from its queue, then hands each a
+// nil on its channel, which the execution's worker waits on. Done on the
+// channel's plain state, the send is lost to the execution: the worker
+// waits forever, the test leaks, and the pool counts that worker as
+// running for good, so that a later Reboot waits for it (ExamplePool hung
+// until go test's -timeout). Instead, the goroutine outside asks the
+// controller to perform the operation on the execution's side of the
+// object (Visit) and waits: when no goroutine of the execution can run (a
+// stall, where a failure would otherwise be declared, or a timer fired),
+// the controller performs every pending visit that can complete, as
+// though the goroutine outside had run just then, which a Go scheduler
+// may do. An execution that had visits and stalls waits a while in real
+// time for the next one before it fails: a purge loop sends to its workers
+// one after the other.
+//
+// Under the race detector, which sees no synchronization inside a step,
+// there are no visits: the goroutine outside goes on as Controller.Outside
+// describes.
+//
+// No replay runs that goroutine again: an execution that had visits and
+// fails is reported as Outside, not saved; one that passes passed. A visit
+// still pending when its execution ends goes back to plain mode, and the
+// execution fails as Outside, as for Controller.Outside.
+
+// visitLinger bounds the real time a stalled execution that had visits
+// waits for the next one before it fails;
+// visitFirst bounds it for the first visit, and visitRound is the wait's
+// round.
+const (
+	visitLinger = 500 * time.Millisecond
+	visitFirst  = 50 * time.Millisecond
+	visitRound  = 10 * time.Millisecond
+)
+
+// A visit is one pending operation of a goroutine outside the execution.
+type visit struct {
+	try    func(g *G) bool // performs it, if it can complete now
+	result chan bool       // true: performed; false: the execution ended first
+	state  atomic.Int32    // visitPending, visitTrying or visitWithdrawn
+}
+
+// The states of a visit: the controller tries it (pending to trying, and
+// back if it cannot complete yet), or its visitor withdraws it (pending
+// to withdrawn) when the execution stopped moving.
+const (
+	visitPending = iota
+	visitTrying
+	visitWithdrawn
+)
+
+// visitStuck is how long a visitor waits for an execution that does not
+// move while no other goroutine of the process runs or could (no event,
+// no stall: its running goroutine waits for something weft does not
+// control, which may be the visitor itself) before it withdraws its visit
+// and goes on in plain mode, as Controller.Outside's callers do. Time in
+// which some goroutine could run does not count: on a loaded machine the
+// execution's goroutine may merely wait for a processor.
+const visitStuck = 100 * time.Millisecond
+
+// visitHold bounds the real time a stalled execution waits for visits
+// while other goroutines of the process can run (see awaitVisit).
+const visitHold = 10 * time.Second
+
+// othersRun reports whether a goroutine of the process other than the
+// caller runs or can run (the Go scheduler's counts): a goroutine outside
+// the execution may be on its way to a visit, or the execution's running
+// goroutine may be waiting for a processor.
+func othersRun() bool {
+	s := [2]metrics.Sample{{Name: "/sched/goroutines/runnable:goroutines"}, {Name: "/sched/goroutines/running:goroutines"}}
+	metrics.Read(s[:])
+	n := 0
+	for _, x := range s {
+		if x.Value.Kind() == metrics.KindUint64 {
+			n += int(x.Value.Uint64())
+		}
+	}
+	return n > 1
+}
+
+// A visitQueue is an execution's pending visits, and what its first
+// visitor was doing, for its report.
+type visitQueue struct {
+	reqs    []*visit
+	arrived chan struct{} // a visit arrived (capacity 1)
+	first   visitor
+}
+
+// A visitor is a goroutine outside the execution, as its first visit found
+// it: the operation, its object and what it is, and the goroutine's stack.
+type visitor struct {
+	op    *Op
+	obj   uint32
+	what  string
+	block string
+	pcs   []uintptr
+}
+
+// visitors holds the pending visits of the executions under way, by
+// execution number; pending counts them, so that a stall in an execution
+// that has none takes no lock to learn it.
+var visitors struct {
+	pending atomic.Int64
+	mu      sync.Mutex
+	byExec  map[uint64]*visitQueue
+}
+
+// Visit asks c, which runs or ran execution exec, to perform an operation
+// of the calling goroutine, which runs outside every execution (plain
+// mode), on one of exec's objects: obj (its number), what it is (its Go
+// type) and op. try performs the operation on the object's controlled
+// state, on a goroutine of the execution while none of them runs, and
+// reports whether it could complete; it is tried at every stall until it
+// does. Visit waits, and reports whether try completed; false when exec is
+// over or ends first (the execution then fails as Outside), or stopped
+// moving for visitStuck: the caller then goes on as Outside's callers do,
+// in plain mode. It is for package sim, from the plain path of an
+// operation whose object's state belongs to an execution.
+func (c *Controller) Visit(exec uint64, op *Op, obj uint32, what string, try func(g *G) bool) bool {
+	if race.Enabled || c.live.Load() != exec {
+		// Under the race detector a step hides its synchronization,
+		// the visit's included: the visitor's use goes on as Outside's.
+		return false
+	}
+	v := &visit{try: try, result: make(chan bool, 1)}
+	// pending first, then live: the end of the execution stores live,
+	// then reads pending (see endVisits).
+	visitors.pending.Add(1)
+	visitors.mu.Lock()
+	if c.live.Load() != exec {
+		visitors.pending.Add(-1)
+		visitors.mu.Unlock()
+		return false
+	}
+	q := visitors.byExec[exec]
+	if q == nil {
+		var pcs [128]uintptr
+		n := runtime.Callers(2, pcs[:])
+		q = &visitQueue{arrived: make(chan struct{}, 1),
+			first: visitor{op, obj, what, string(debug.Stack()), pcs[:n:n]}}
+		if visitors.byExec == nil {
+			visitors.byExec = make(map[uint64]*visitQueue)
+		}
+		visitors.byExec[exec] = q
+	}
+	q.reqs = append(q.reqs, v)
+	select {
+	case q.arrived <- struct{}{}:
+	default:
+	}
+	visitors.mu.Unlock()
+	tick := time.NewTicker(visitRound)
+	defer tick.Stop()
+	last, still := c.progress.Load(), time.Duration(0)
+	for {
+		select {
+		case ok := <-v.result:
+			return ok
+		case <-tick.C:
+		}
+		if p := c.progress.Load(); p != last || othersRun() {
+			last, still = p, 0
+			continue
+		}
+		still += visitRound
+		if still >= visitStuck && v.state.CompareAndSwap(visitPending, visitWithdrawn) {
+			return false
+		}
+	}
+}
+
+// serveVisits performs, on g (the goroutine deciding), the pending visits
+// of the execution that can complete now, and reports whether any did.
+//
+//go:norace
+func (c *Controller) serveVisits(g *G) bool {
+	if visitors.pending.Load() == 0 || c.aborting {
+		return false
+	}
+	visitors.mu.Lock()
+	q := visitors.byExec[c.seq]
+	var reqs []*visit
+	if q != nil {
+		reqs, q.reqs = q.reqs, nil
+		visitors.pending.Add(-int64(len(reqs)))
+	}
+	visitors.mu.Unlock()
+	var keep []*visit
+	served := false
+	for _, v := range reqs {
+		if !v.state.CompareAndSwap(visitPending, visitTrying) {
+			continue // withdrawn: dropped
+		}
+		if !v.try(g) {
+			v.state.Store(visitPending)
+			keep = append(keep, v)
+			continue
+		}
+		served = true
+		c.visits++
+		c.mix(opVisit.hash)
+		v.result <- true
+	}
+	if len(keep) > 0 {
+		visitors.mu.Lock()
+		q.reqs = append(keep, q.reqs...)
+		visitors.pending.Add(int64(len(keep)))
+		visitors.mu.Unlock()
+	}
+	if !served {
+		return false
+	}
+	c.visitWait, c.visitHeld = 0, 0
+	c.progressed()
+	return true
+}
+
+// awaitVisit waits in real time, at a stall that would fail the
+// execution, for a visit, and performs it; it reports whether it did. An
+// execution that had visits waits up to visitLinger since the last one
+// was performed (a purge loop sends to one worker after the other). One
+// that had none, when goroutines outside it may be about to visit (the
+// loop took the workers and is about to send), waits up to visitFirst if
+// some used weft's primitives during the execution (NoteOutside), or a
+// round if the process started goroutines in plain mode (NotePlainGo):
+// a deadlock found in a process with a goroutine started in init costs
+// its minimization's replays a round each. Others do not wait.
+//
+//go:norace
+func (c *Controller) awaitVisit(g *G) bool {
+	if c.aborting {
+		return false
+	}
+	linger := visitLinger
+	if c.visits == 0 {
+		switch {
+		case outsideOps.Load() != c.outsideMark:
+			linger = visitFirst
+		case plainGo.Load():
+			linger = visitRound
+		default:
+			return false
+		}
+	}
+	for c.visitWait < linger {
+		visitors.mu.Lock()
+		q := visitors.byExec[c.seq]
+		visitors.mu.Unlock()
+		var arrived chan struct{}
+		if q != nil {
+			arrived = q.arrived
+		}
+		d := min(visitRound, linger-c.visitWait)
+		t := time.NewTimer(d)
+		select {
+		case <-arrived:
+		case <-t.C:
+			// A round in which some goroutine could run (the visitor,
+			// on a loaded machine) does not count, up to visitHold.
+			if c.visitHeld += d; !othersRun() || c.visitHeld >= visitHold {
+				c.visitWait += d
+			}
+		}
+		t.Stop()
+		if c.serveVisits(g) {
+			return true
+		}
+	}
+	return false
+}
+
+// outsideOps counts the operations of goroutines outside every execution
+// made while one ran (NoteOutside).
+var outsideOps atomic.Uint64
+
+// NoteOutside records that the calling goroutine, outside every
+// execution, performed an operation of weft's primitives while one ran:
+// a stall that would fail an execution during which one did waits a
+// moment for a visit (see awaitVisit). It is for package sim, whose
+// plain paths call it while an execution runs in the process.
+func NoteOutside() { outsideOps.Add(1) }
+
+// plainGo is set once a goroutine was started in plain mode (NotePlainGo).
+var plainGo atomic.Bool
+
+// NotePlainGo records that a goroutine of instrumented code was started
+// in plain mode (in init, by TestMain, by a test weft does not run): one
+// that may visit the executions later (see awaitVisit). It is for package
+// sim's Go; it writes once.
+func NotePlainGo() {
+	if !plainGo.Load() {
+		plainGo.Store(true)
+	}
+}
+
+// endVisits ends the time in which goroutines outside the execution can
+// visit it (it stores live's 0, as takeOutside does), sends the pending
+// visitors back to plain mode, and returns its first visitor and whether
+// any visit was refused; ok is false if there was no visit.
+func (c *Controller) endVisits() (first visitor, refused, ok bool) {
+	// live first, then pending: a visitor counts itself in pending
+	// before it reads live (see Visit).
+	c.live.Store(0)
+	if c.visits == 0 && visitors.pending.Load() == 0 {
+		return visitor{}, false, false
+	}
+	visitors.mu.Lock()
+	q := visitors.byExec[c.seq]
+	delete(visitors.byExec, c.seq)
+	var reqs []*visit
+	if q != nil {
+		reqs = q.reqs
+		visitors.pending.Add(-int64(len(reqs)))
+	}
+	visitors.mu.Unlock()
+	if q == nil {
+		return visitor{}, false, false
+	}
+	for _, v := range reqs {
+		if v.state.CompareAndSwap(visitPending, visitWithdrawn) {
+			refused = true
+			v.result <- false
+		}
+	}
+	return q.first, refused, true
+}
+
+// visitFailure describes the first visit of an execution that failed, or
+// one whose visits did not all complete (refused).
+func visitFailure(v visitor, refused bool) *Failure {
+	f := outsideFailure(v.op, v.obj, v.what, v.block, v.pcs)
+	if !refused {
+		f.Message += "\nweft performed its operations on the execution's objects when none of the execution's goroutines could run," +
+			" as though it ran just then; the failure after this one may depend on when it ran."
+	}
+	return f
+}

@@ -1,0 +1,158 @@
+package sim_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/weftdev/weft/explore"
+	weftrace "github.com/weftdev/weft/internal/race"
+	"github.com/weftdev/weft/internal/simtest"
+	"github.com/weftdev/weft/sched"
+	"github.com/weftdev/weft/sim"
+)
+
+// A visitor is a goroutine started in plain mode (sim.Go outside every
+// execution, as a package's init starts a purge loop), which runs the
+// functions it is handed in real time: hand returns once it runs one,
+// without waiting for it to end, and wait waits for its end.
+type visitor struct {
+	work    chan func()
+	started chan struct{}
+	done    chan struct{}
+}
+
+func startVisitor(t *testing.T) *visitor {
+	v := &visitor{work: make(chan func()), started: make(chan struct{}), done: make(chan struct{}, 1)}
+	sim.Go(func() {
+		for f := range v.work {
+			v.started <- struct{}{}
+			f()
+			v.done <- struct{}{}
+		}
+	})
+	t.Cleanup(func() { close(v.work) })
+	return v
+}
+
+func (v *visitor) hand(f func()) {
+	v.work <- f
+	<-v.started
+}
+
+func (v *visitor) wait() { <-v.done }
+
+// A goroutine outside the execution that sends on one of its channels (one
+// the execution used already: what it never used is plain mode's),
+// closes one, receives what it sends, or broadcasts on one of its conds,
+// while the execution's goroutines wait for it: the controller performs
+// the operation when none of them can run, as though the goroutine ran
+// then, and the execution passes as under go test (ants' purge loop hands
+// an execution's idle workers their nil). Without visits, the send went
+// into the plain buffer, which the execution never sees: a false leak.
+func TestOutsideOperationsVisitTheExecution(t *testing.T) {
+	if weftrace.Enabled {
+		t.Skip("no visits under the race detector")
+	}
+	v := startVisitor(t)
+	for _, tc := range []struct {
+		name string
+		body func(check func(bool, string))
+	}{
+		{"unbuffered send", func(check func(bool, string)) {
+			ch, got := sim.NewChan[int](0), sim.NewChan[int](1)
+			ch.Len() // the execution's, before the visitor uses it
+			sim.Go(func() { got.Send(ch.Recv()) })
+			v.hand(func() { ch.Send(7) })
+			check(got.Recv() == 7, "the worker did not receive the visitor's 7")
+		}},
+		{"buffered send", func(check func(bool, string)) {
+			ch, got := sim.NewChan[func()](1), sim.NewChan[bool](1)
+			ch.Len()
+			sim.Go(func() {
+				for f := range ch.All() {
+					if f == nil {
+						got.Send(true)
+						return
+					}
+				}
+			})
+			v.hand(func() { ch.Send(nil) })
+			check(got.Recv(), "the worker did not receive its nil")
+		}},
+		{"close", func(check func(bool, string)) {
+			ch := sim.NewChan[int](0)
+			ch.Len()
+			v.hand(func() { ch.Close() })
+			_, ok := ch.RecvOK()
+			check(!ok, "the channel is not closed")
+		}},
+		{"receive", func(check func(bool, string)) {
+			ch := sim.NewChan[int](0)
+			ch.Len()
+			got := 0
+			v.hand(func() { got = ch.Recv() })
+			ch.Send(3)
+			v.wait()
+			check(got == 3, "the visitor did not receive the 3")
+			v.done <- struct{}{}
+		}},
+		{"broadcast", func(check func(bool, string)) {
+			var mu sim.Mutex
+			c := sim.NewCond(&mu)
+			c.Signal()
+			woken := sim.NewChan[int](2)
+			for i := range 2 {
+				sim.Go(func() {
+					mu.Lock()
+					c.Wait()
+					mu.Unlock()
+					woken.Send(i)
+				})
+			}
+			sim.Yield()
+			sim.Yield()
+			mu.Lock()
+			v.hand(func() { c.Broadcast() })
+			mu.Unlock()
+			woken.Recv()
+			woken.Recv()
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer v.wait()
+			r := sched.Run(func() {
+				tc.body(func(ok bool, msg string) {
+					if !ok {
+						t.Error(msg)
+					}
+				})
+			}, explore.RandomWalk(1), simtest.Options())
+			if r.Failure != nil {
+				t.Fatalf("%s\n%s", r.Failure.Summary(), r.Failure.Message)
+			}
+		})
+	}
+}
+
+// A visit that cannot complete before its execution ends (a send into a
+// buffer the execution keeps full) goes back to plain mode, and the
+// execution fails as Outside, its deadlock after: the goroutine outside is
+// the root cause, and no replay runs it.
+func TestOutsideVisitRefusedAtTheEndIsReported(t *testing.T) {
+	if weftrace.Enabled {
+		t.Skip("no visits under the race detector")
+	}
+	v := startVisitor(t)
+	r := sched.Run(func() {
+		ch, never := sim.NewChan[int](1), sim.NewChan[int](0)
+		ch.Send(1)
+		v.hand(func() { ch.Send(2) }) // into the plain buffer, once refused
+		never.Recv()
+	}, explore.RandomWalk(1), simtest.Options())
+	v.wait()
+	wantFailure(t, r, sched.Outside, "")
+	if !strings.Contains(r.Failure.Message, "Chan.Send on a sim.Chan[int] of the execution") ||
+		len(r.More) == 0 || r.More[0].Kind != sched.Deadlock {
+		t.Errorf("got %s, then %v\n%s", r.Failure.Summary(), r.More, r.Failure.Message)
+	}
+}
