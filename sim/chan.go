@@ -453,10 +453,7 @@ func (c *Chan[T]) visitClose() bool {
 			twice = true
 			return true
 		}
-		race.Release(unsafe.Pointer(&s.closeClock))
-		s.closed = true
-		wakeAll(s.recvq)
-		wakeAll(s.sendq)
+		s.close()
 		g.Touch(s.id)
 		return true
 	})
@@ -588,11 +585,19 @@ func (c *Chan[T]) closeControlled(g *sched.G) {
 	if s.closed {
 		panic("close of closed channel")
 	}
+	s.close()
+	c.closePlain()
+}
+
+// close closes the channel's controlled state, which is open: its waiting
+// receivers and senders wake, and the close happens before what they see.
+//
+//go:norace
+func (s *chanState[T]) close() {
 	race.Release(unsafe.Pointer(&s.closeClock))
 	s.closed = true
 	wakeAll(s.recvq)
 	wakeAll(s.sendq)
-	c.closePlain()
 }
 
 // closePlain closes the plain channel too, once an execution closed c: a

@@ -147,11 +147,7 @@ func (c *Cond) Broadcast() {
 //
 //go:norace
 func signalVisit(s *condState, _ *sched.G) bool {
-	if len(s.waiters) > 0 {
-		s.waiters[0].release()
-		s.waiters[0] = nil
-		s.waiters = s.waiters[1:]
-	}
+	s.signal()
 	return true
 }
 
@@ -190,6 +186,13 @@ func (c *Cond) waitControlled(g *sched.G) {
 func (c *Cond) signalControlled(g *sched.G) {
 	s := stateOf(&c.st, g)
 	g.Step(opCondSignal, s.id, nil)
+	s.signal()
+}
+
+// signal releases the Cond's longest waiter, if any.
+//
+//go:norace
+func (s *condState) signal() {
 	if len(s.waiters) > 0 {
 		s.waiters[0].release()
 		s.waiters[0] = nil
