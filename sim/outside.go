@@ -75,7 +75,8 @@ func visit[S any, P interface {
 	*S
 	obj() *object
 }](slot *P, op *sched.Op, x any, try func(s P, g *sched.G) bool) bool {
-	sched.NoteOutside()
+	// Not sched.NoteOutside: a visit performed counts as its execution's,
+	// and every caller goes on to outside, which notes it, when it was not.
 	s := *slot
 	if s == nil {
 		return false
