@@ -96,7 +96,17 @@ func objKeyOf(fset *token.FileSet, obj types.Object) (objKey, bool) {
 		return objKey{}, false
 	}
 	p := fset.Position(obj.Pos())
-	return objKey{p.Filename, p.Line, obj.Name()}, true
+	name := obj.Name()
+	if v, ok := obj.(*types.Var); ok && (name == "" || name == "_") {
+		// The unnamed parameters and results of a line share their empty
+		// name: watermill's Subscribe(context.Context, string) (<-chan
+		// *Message, error) made its channel result Go's as its context
+		// parameter was. Their kind tells the parameters from the
+		// results (not their type, which the rewrite changes, nor their
+		// column, which export data does not keep).
+		name += " " + v.Kind().String()
+	}
+	return objKey{p.Filename, p.Line, name}, true
 }
 
 // addSkip records that the site at s is not rewritten.
