@@ -138,7 +138,9 @@ func (c *Controller) setValue(obj uint32, digest uint64, known bool) {
 		return
 	}
 	c.values[obj] = v
-	c.dirty = append(c.dirty, obj)
+	if c.watched(obj) { // nobody else to ask: see account
+		c.dirty = append(c.dirty, obj)
+	}
 }
 
 // spinsAt reports whether spinning goroutine g waits for its object to

@@ -407,9 +407,15 @@ func (c *Controller) setCand(g *G, enabled bool) {
 //
 //go:norace
 func (c *Controller) setFresh(g *G, in bool) {
-	if g.fresh == in {
-		return
+	if g.fresh != in {
+		c.refresh(g, in)
 	}
+}
+
+// refresh is setFresh for a goroutine whose membership changes.
+//
+//go:norace
+func (c *Controller) refresh(g *G, in bool) {
 	g.fresh = in
 	if in && !g.overdue {
 		g.since, g.overdue = c.steps, true
@@ -480,9 +486,15 @@ func (c *Controller) poll(g *G, kind pollKind) {
 //go:norace
 func (c *Controller) changed() {
 	c.changes++
-	if len(c.stale) == 0 {
-		return // at most events: no clear, no write of the slice
+	if len(c.stale) > 0 { // at most events, not: no clear, no write of the slice
+		c.unstale()
 	}
+}
+
+// unstale makes the stale pollers candidates again.
+//
+//go:norace
+func (c *Controller) unstale() {
 	for _, g := range c.stale {
 		g.stale = false
 		c.setFresh(g, g.cand && !g.done)
@@ -529,15 +541,11 @@ func (c *Controller) account(g *G) {
 	g.pollEvent = false
 }
 
-// pollRead counts a read of object obj by g: the third read in a row of a
-// location that nothing changed in between is a poll.
+// pollRead counts a read of object obj (not 0) by g: the third read in a
+// row of a location that nothing changed in between is a poll.
 //
 //go:norace
-func (c *Controller) pollRead(g *G, op *Op, obj uint32) {
-	if op.access != Read || obj == 0 {
-		g.readObj = 0
-		return
-	}
+func (c *Controller) pollRead(g *G, obj uint32) {
 	if obj == g.readObj && g.readMark == c.changes {
 		g.rereads++
 		if g.rereads >= 2 {
