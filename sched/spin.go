@@ -94,19 +94,25 @@ func (g *G) Wrote(v uint64) { g.wrote, g.wroteValue = v, true }
 //go:norace
 func (c *Controller) accountSpin(g *G, progress bool) {
 	obj := g.obj
+	if progress { // at most events: a change, which ends every loop
+		if g.wroteValue {
+			c.setValue(obj, g.wrote, true)
+		} else if obj != 0 {
+			c.setValue(obj, 0, false)
+		}
+		g.spin = spin{}
+		g.observed, g.wroteValue = false, false
+		return
+	}
 	switch {
 	case g.wroteValue:
 		c.setValue(obj, g.wrote, true)
-	case progress && obj != 0:
-		c.setValue(obj, 0, false)
 	case g.observed && g.op != nil && g.op.access == Read:
 		c.setValue(obj, g.seen, true)
 	}
 	look := g.observed && obj != 0 && g.op != nil && (g.op.access == Read || g.pollEvent)
 	s := &g.spin
 	switch {
-	case progress:
-		*s = spin{}
 	case look && obj == s.obj:
 		if s.yielded && s.looks < 2 {
 			s.looks++
