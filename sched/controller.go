@@ -846,7 +846,13 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, poll pollKind) {
 	if g.polls >= 2 {
 		c.makeStale(g)
 	}
-	c.await(g)
+	g.wgen++
+	g.overdue = false // it ran: its wait starts now
+	if g.wait == nil {
+		c.setCand(g, true)
+	} else {
+		c.await(g)
+	}
 	// The checks of a decision that lets g run on come first, inlined: most
 	// decisions are, and the loop of decide costs a dozen calls.
 	next := g
