@@ -23,9 +23,29 @@ type Var[T any] struct {
 
 type varState struct {
 	object
-	// Recording: the digest of the value is its 8 bytes (see
-	// wordDigest).
+	// The digest of the value is its 8 bytes (see wordDigest).
 	word bool
+}
+
+// controlled returns x's state in g's execution, or nil if it has none yet
+// (newControlled): newState's test, inlined into every controlled Load and
+// Store.
+//
+//go:norace
+func (x *Var[T]) controlled(g *sched.G) *varState {
+	if s := x.st; s != nil && s.exec == g.Controller().Execution() {
+		return s
+	}
+	return nil
+}
+
+// newControlled makes x's state in g's execution.
+//
+//go:norace
+func (x *Var[T]) newControlled(g *sched.G) *varState {
+	s, _ := newState(&x.st, g)
+	s.word = wordDigest[T]()
+	return s
 }
 
 // NewVar returns a Var holding v.
@@ -73,9 +93,13 @@ func (x *Var[T]) loadSlow() T {
 
 //go:norace
 func (x *Var[T]) loadControlled(g *sched.G) T {
-	g.Step(opLoad, stateOf(&x.st, g).id, nil)
+	s := x.controlled(g)
+	if s == nil {
+		s = x.newControlled(g)
+	}
+	g.Step(opLoad, s.id, nil)
 	v := x.v
-	g.Observe(digest(&v))
+	g.Observe(digestAs(s.word, &v))
 	return v
 }
 
@@ -118,7 +142,11 @@ func (x *Var[T]) storeSlow(v T) {
 
 //go:norace
 func (x *Var[T]) storeControlled(g *sched.G, v T) {
-	g.Step(opStore, stateOf(&x.st, g).id, nil)
+	s := x.controlled(g)
+	if s == nil {
+		s = x.newControlled(g)
+	}
+	g.Step(opStore, s.id, nil)
 	x.v = v
-	g.Wrote(digest(&v))
+	g.Wrote(digestAs(s.word, &v))
 }
