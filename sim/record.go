@@ -197,7 +197,9 @@ func recSync[S any, P interface {
 
 // The memory operations of the atomics, in controlled and recording mode
 // (the caller checked gls.Active). They take the operation as a function
-// value, which does not escape: no allocation per call.
+// value, which does not escape: no allocation per call. The integers'
+// recorded paths are written out in atomic_gen.go, and call the ...Other functions for the other modes with
+// the goroutine-local value they looked up (who).
 
 // atomicLoad performs a load of the location whose state slot is st.
 func atomicLoad[T any](st **varState, load func() T) T {
@@ -212,6 +214,12 @@ func atomicLoad[T any](st **varState, load func() T) T {
 		}
 		return recLoadFn(t, s.loc, s.word, load)
 	}
+	return atomicLoadOther(who, st, load)
+}
+
+// atomicLoadOther is atomicLoad on a goroutine that is not recorded: who
+// is its goroutine-local value.
+func atomicLoadOther[T any](who any, st **varState, load func() T) T {
 	if g := claim(who); g != nil {
 		g.Step(opAtomicLoad, stateOf(st, g).id, nil)
 		v := load()
@@ -235,6 +243,11 @@ func atomicStore[T any](st **varState, v T, store func(T)) {
 		recStoreFn(t, s.loc, s.word, v, store)
 		return
 	}
+	atomicStoreOther(who, st, v, store)
+}
+
+// atomicStoreOther is atomicStore on a goroutine that is not recorded.
+func atomicStoreOther[T any](who any, st **varState, v T, store func(T)) {
 	if g := claim(who); g != nil {
 		g.Step(opAtomicStore, stateOf(st, g).id, nil)
 		store(v)
@@ -268,6 +281,11 @@ func atomicRMW[R any](st **varState, op *sched.Op, f func() (R, uint64, uint64))
 		}
 		return recRMWFn(t, s.loc, f)
 	}
+	return atomicRMWOther(who, st, op, f)
+}
+
+// atomicRMWOther is atomicRMW on a goroutine that is not recorded.
+func atomicRMWOther[R any](who any, st **varState, op *sched.Op, f func() (R, uint64, uint64)) R {
 	if g := claim(who); g != nil {
 		g.Step(op, stateOf(st, g).id, nil)
 		res, read, left := f()
@@ -279,6 +297,12 @@ func atomicRMW[R any](st **varState, op *sched.Op, f func() (R, uint64, uint64))
 	res, _, _ := f()
 	return res
 }
+
+// newRecWord is newRecVar for the integer atomics, whose recorded paths
+// digest their values themselves.
+//
+//go:noinline
+func newRecWord(st **varState, t *record.Thread) *varState { return newRecVar[uint64](st, t) }
 
 // recLoadFn performs a recorded load of l with load; word tells that the
 // values are words (see digestAs).
