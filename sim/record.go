@@ -44,11 +44,18 @@ func recState[S any, P interface {
 		}
 		s := P(new(S))
 		*s.obj() = object{run: t.Run(), loc: t.NewLoc()}
+		if i, ok := any(s).(recIniter); ok {
+			i.recInit(t)
+		}
 		if atomic.CompareAndSwapPointer(addr, old, unsafe.Pointer(s)) {
 			return s
 		}
 	}
 }
+
+// A recIniter is a state that recState initializes further for t's run
+// (the lock a Mutex's state uses), before it is published.
+type recIniter interface{ recInit(t *record.Thread) }
 
 // digest returns a digest of a value read or written, for replays to
 // compare: the value itself for integers, a hash for strings; 0 for values
