@@ -26,27 +26,27 @@ func (x *Int32) Load() int32 {
 
 //go:noinline
 func (x *Int32) loadSlow() int32 {
-	who, ok := gls.Self().Value()
-	if !ok {
-		who = gls.Get()
-	}
-	if t, ok := who.(*record.Thread); ok {
-		s := runVar(&x.st, t)
-		if s == nil {
-			s = newRecWord(&x.st, t)
-		}
-		l := s.loc
-		r := t.Access(l)
-		for {
-			b := r.ReadBegin(t, l)
-			v := x.v.Load()
-			if !r.ReadEnd(t, l, b, uint64(v)) {
-				t.Observe(uint64(v))
-				return v
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			for {
+				b := r.ReadBegin(t, l)
+				v := x.v.Load()
+				if !r.ReadEnd(t, l, b, uint64(v)) {
+					t.Observe(uint64(v))
+					return v
+				}
 			}
 		}
 	}
-	return atomicLoadOther(who, &x.st, x.v.Load)
+	return atomicLoad(whoIn(k, p), &x.st, x.v.Load)
 }
 
 // Store atomically stores v.
@@ -60,23 +60,23 @@ func (x *Int32) Store(v int32) {
 
 //go:noinline
 func (x *Int32) storeSlow(v int32) {
-	who, ok := gls.Self().Value()
-	if !ok {
-		who = gls.Get()
-	}
-	if t, ok := who.(*record.Thread); ok {
-		s := runVar(&x.st, t)
-		if s == nil {
-			s = newRecWord(&x.st, t)
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			x.v.Store(v)
+			r.WriteEnd(t, l, sched.Write, 0, uint64(v))
+			return
 		}
-		l := s.loc
-		r := t.Access(l)
-		r.WriteBegin(t, l)
-		x.v.Store(v)
-		r.WriteEnd(t, l, sched.Write, 0, uint64(v))
-		return
 	}
-	atomicStoreOther(who, &x.st, v, x.v.Store)
+	atomicStore(whoIn(k, p), &x.st, v, x.v.Store)
 }
 
 // Swap atomically stores new and returns the previous value.
@@ -89,24 +89,24 @@ func (x *Int32) Swap(new int32) int32 {
 
 //go:noinline
 func (x *Int32) swapSlow(new int32) int32 {
-	who, ok := gls.Self().Value()
-	if !ok {
-		who = gls.Get()
-	}
-	if t, ok := who.(*record.Thread); ok {
-		s := runVar(&x.st, t)
-		if s == nil {
-			s = newRecWord(&x.st, t)
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			old := x.v.Swap(new)
+			r.WriteEnd(t, l, sched.ReadWrite, uint64(old), uint64(new))
+			t.Observe(uint64(old))
+			return old
 		}
-		l := s.loc
-		r := t.Access(l)
-		r.WriteBegin(t, l)
-		old := x.v.Swap(new)
-		r.WriteEnd(t, l, sched.ReadWrite, uint64(old), uint64(new))
-		t.Observe(uint64(old))
-		return old
 	}
-	return atomicRMWOther(who, &x.st, opAtomicSwap, func() (int32, uint64, uint64) {
+	return atomicRMW(whoIn(k, p), &x.st, opAtomicSwap, func() (int32, uint64, uint64) {
 		old := x.v.Swap(new)
 		return old, d64(old), d64(new)
 	})
@@ -122,29 +122,29 @@ func (x *Int32) CompareAndSwap(old, new int32) bool {
 
 //go:noinline
 func (x *Int32) casSlow(old, new int32) bool {
-	who, ok := gls.Self().Value()
-	if !ok {
-		who = gls.Get()
-	}
-	if t, ok := who.(*record.Thread); ok {
-		s := runVar(&x.st, t)
-		if s == nil {
-			s = newRecWord(&x.st, t)
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			if x.v.CompareAndSwap(old, new) {
+				r.WriteEnd(t, l, sched.ReadWrite, uint64(old), uint64(new))
+				t.Observe(uint64(old))
+				return true
+			}
+			cur := uint64(x.v.Load())
+			r.WriteEnd(t, l, sched.ReadWrite, cur, cur)
+			t.Observe(cur)
+			return false
 		}
-		l := s.loc
-		r := t.Access(l)
-		r.WriteBegin(t, l)
-		if x.v.CompareAndSwap(old, new) {
-			r.WriteEnd(t, l, sched.ReadWrite, uint64(old), uint64(new))
-			t.Observe(uint64(old))
-			return true
-		}
-		cur := uint64(x.v.Load())
-		r.WriteEnd(t, l, sched.ReadWrite, cur, cur)
-		t.Observe(cur)
-		return false
 	}
-	return atomicRMWOther(who, &x.st, opAtomicCAS, func() (bool, uint64, uint64) {
+	return atomicRMW(whoIn(k, p), &x.st, opAtomicCAS, func() (bool, uint64, uint64) {
 		if x.v.CompareAndSwap(old, new) {
 			return true, d64(old), d64(new)
 		}
@@ -163,24 +163,24 @@ func (x *Int32) Add(delta int32) int32 {
 
 //go:noinline
 func (x *Int32) addSlow(delta int32) int32 {
-	who, ok := gls.Self().Value()
-	if !ok {
-		who = gls.Get()
-	}
-	if t, ok := who.(*record.Thread); ok {
-		s := runVar(&x.st, t)
-		if s == nil {
-			s = newRecWord(&x.st, t)
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			n := x.v.Add(delta)
+			r.WriteEnd(t, l, sched.ReadWrite, uint64(n-delta), uint64(n))
+			t.Observe(uint64(n - delta))
+			return n
 		}
-		l := s.loc
-		r := t.Access(l)
-		r.WriteBegin(t, l)
-		n := x.v.Add(delta)
-		r.WriteEnd(t, l, sched.ReadWrite, uint64(n-delta), uint64(n))
-		t.Observe(uint64(n - delta))
-		return n
 	}
-	return atomicRMWOther(who, &x.st, opAtomicAdd, func() (int32, uint64, uint64) {
+	return atomicRMW(whoIn(k, p), &x.st, opAtomicAdd, func() (int32, uint64, uint64) {
 		n := x.v.Add(delta)
 		return n, d64(n - delta), d64(n)
 	})
@@ -202,27 +202,27 @@ func (x *Int64) Load() int64 {
 
 //go:noinline
 func (x *Int64) loadSlow() int64 {
-	who, ok := gls.Self().Value()
-	if !ok {
-		who = gls.Get()
-	}
-	if t, ok := who.(*record.Thread); ok {
-		s := runVar(&x.st, t)
-		if s == nil {
-			s = newRecWord(&x.st, t)
-		}
-		l := s.loc
-		r := t.Access(l)
-		for {
-			b := r.ReadBegin(t, l)
-			v := x.v.Load()
-			if !r.ReadEnd(t, l, b, uint64(v)) {
-				t.Observe(uint64(v))
-				return v
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			for {
+				b := r.ReadBegin(t, l)
+				v := x.v.Load()
+				if !r.ReadEnd(t, l, b, uint64(v)) {
+					t.Observe(uint64(v))
+					return v
+				}
 			}
 		}
 	}
-	return atomicLoadOther(who, &x.st, x.v.Load)
+	return atomicLoad(whoIn(k, p), &x.st, x.v.Load)
 }
 
 // Store atomically stores v.
@@ -236,23 +236,23 @@ func (x *Int64) Store(v int64) {
 
 //go:noinline
 func (x *Int64) storeSlow(v int64) {
-	who, ok := gls.Self().Value()
-	if !ok {
-		who = gls.Get()
-	}
-	if t, ok := who.(*record.Thread); ok {
-		s := runVar(&x.st, t)
-		if s == nil {
-			s = newRecWord(&x.st, t)
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			x.v.Store(v)
+			r.WriteEnd(t, l, sched.Write, 0, uint64(v))
+			return
 		}
-		l := s.loc
-		r := t.Access(l)
-		r.WriteBegin(t, l)
-		x.v.Store(v)
-		r.WriteEnd(t, l, sched.Write, 0, uint64(v))
-		return
 	}
-	atomicStoreOther(who, &x.st, v, x.v.Store)
+	atomicStore(whoIn(k, p), &x.st, v, x.v.Store)
 }
 
 // Swap atomically stores new and returns the previous value.
@@ -265,24 +265,24 @@ func (x *Int64) Swap(new int64) int64 {
 
 //go:noinline
 func (x *Int64) swapSlow(new int64) int64 {
-	who, ok := gls.Self().Value()
-	if !ok {
-		who = gls.Get()
-	}
-	if t, ok := who.(*record.Thread); ok {
-		s := runVar(&x.st, t)
-		if s == nil {
-			s = newRecWord(&x.st, t)
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			old := x.v.Swap(new)
+			r.WriteEnd(t, l, sched.ReadWrite, uint64(old), uint64(new))
+			t.Observe(uint64(old))
+			return old
 		}
-		l := s.loc
-		r := t.Access(l)
-		r.WriteBegin(t, l)
-		old := x.v.Swap(new)
-		r.WriteEnd(t, l, sched.ReadWrite, uint64(old), uint64(new))
-		t.Observe(uint64(old))
-		return old
 	}
-	return atomicRMWOther(who, &x.st, opAtomicSwap, func() (int64, uint64, uint64) {
+	return atomicRMW(whoIn(k, p), &x.st, opAtomicSwap, func() (int64, uint64, uint64) {
 		old := x.v.Swap(new)
 		return old, d64(old), d64(new)
 	})
@@ -298,29 +298,29 @@ func (x *Int64) CompareAndSwap(old, new int64) bool {
 
 //go:noinline
 func (x *Int64) casSlow(old, new int64) bool {
-	who, ok := gls.Self().Value()
-	if !ok {
-		who = gls.Get()
-	}
-	if t, ok := who.(*record.Thread); ok {
-		s := runVar(&x.st, t)
-		if s == nil {
-			s = newRecWord(&x.st, t)
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			if x.v.CompareAndSwap(old, new) {
+				r.WriteEnd(t, l, sched.ReadWrite, uint64(old), uint64(new))
+				t.Observe(uint64(old))
+				return true
+			}
+			cur := uint64(x.v.Load())
+			r.WriteEnd(t, l, sched.ReadWrite, cur, cur)
+			t.Observe(cur)
+			return false
 		}
-		l := s.loc
-		r := t.Access(l)
-		r.WriteBegin(t, l)
-		if x.v.CompareAndSwap(old, new) {
-			r.WriteEnd(t, l, sched.ReadWrite, uint64(old), uint64(new))
-			t.Observe(uint64(old))
-			return true
-		}
-		cur := uint64(x.v.Load())
-		r.WriteEnd(t, l, sched.ReadWrite, cur, cur)
-		t.Observe(cur)
-		return false
 	}
-	return atomicRMWOther(who, &x.st, opAtomicCAS, func() (bool, uint64, uint64) {
+	return atomicRMW(whoIn(k, p), &x.st, opAtomicCAS, func() (bool, uint64, uint64) {
 		if x.v.CompareAndSwap(old, new) {
 			return true, d64(old), d64(new)
 		}
@@ -339,24 +339,24 @@ func (x *Int64) Add(delta int64) int64 {
 
 //go:noinline
 func (x *Int64) addSlow(delta int64) int64 {
-	who, ok := gls.Self().Value()
-	if !ok {
-		who = gls.Get()
-	}
-	if t, ok := who.(*record.Thread); ok {
-		s := runVar(&x.st, t)
-		if s == nil {
-			s = newRecWord(&x.st, t)
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			n := x.v.Add(delta)
+			r.WriteEnd(t, l, sched.ReadWrite, uint64(n-delta), uint64(n))
+			t.Observe(uint64(n - delta))
+			return n
 		}
-		l := s.loc
-		r := t.Access(l)
-		r.WriteBegin(t, l)
-		n := x.v.Add(delta)
-		r.WriteEnd(t, l, sched.ReadWrite, uint64(n-delta), uint64(n))
-		t.Observe(uint64(n - delta))
-		return n
 	}
-	return atomicRMWOther(who, &x.st, opAtomicAdd, func() (int64, uint64, uint64) {
+	return atomicRMW(whoIn(k, p), &x.st, opAtomicAdd, func() (int64, uint64, uint64) {
 		n := x.v.Add(delta)
 		return n, d64(n - delta), d64(n)
 	})
@@ -378,27 +378,27 @@ func (x *Uint32) Load() uint32 {
 
 //go:noinline
 func (x *Uint32) loadSlow() uint32 {
-	who, ok := gls.Self().Value()
-	if !ok {
-		who = gls.Get()
-	}
-	if t, ok := who.(*record.Thread); ok {
-		s := runVar(&x.st, t)
-		if s == nil {
-			s = newRecWord(&x.st, t)
-		}
-		l := s.loc
-		r := t.Access(l)
-		for {
-			b := r.ReadBegin(t, l)
-			v := x.v.Load()
-			if !r.ReadEnd(t, l, b, uint64(v)) {
-				t.Observe(uint64(v))
-				return v
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			for {
+				b := r.ReadBegin(t, l)
+				v := x.v.Load()
+				if !r.ReadEnd(t, l, b, uint64(v)) {
+					t.Observe(uint64(v))
+					return v
+				}
 			}
 		}
 	}
-	return atomicLoadOther(who, &x.st, x.v.Load)
+	return atomicLoad(whoIn(k, p), &x.st, x.v.Load)
 }
 
 // Store atomically stores v.
@@ -412,23 +412,23 @@ func (x *Uint32) Store(v uint32) {
 
 //go:noinline
 func (x *Uint32) storeSlow(v uint32) {
-	who, ok := gls.Self().Value()
-	if !ok {
-		who = gls.Get()
-	}
-	if t, ok := who.(*record.Thread); ok {
-		s := runVar(&x.st, t)
-		if s == nil {
-			s = newRecWord(&x.st, t)
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			x.v.Store(v)
+			r.WriteEnd(t, l, sched.Write, 0, uint64(v))
+			return
 		}
-		l := s.loc
-		r := t.Access(l)
-		r.WriteBegin(t, l)
-		x.v.Store(v)
-		r.WriteEnd(t, l, sched.Write, 0, uint64(v))
-		return
 	}
-	atomicStoreOther(who, &x.st, v, x.v.Store)
+	atomicStore(whoIn(k, p), &x.st, v, x.v.Store)
 }
 
 // Swap atomically stores new and returns the previous value.
@@ -441,24 +441,24 @@ func (x *Uint32) Swap(new uint32) uint32 {
 
 //go:noinline
 func (x *Uint32) swapSlow(new uint32) uint32 {
-	who, ok := gls.Self().Value()
-	if !ok {
-		who = gls.Get()
-	}
-	if t, ok := who.(*record.Thread); ok {
-		s := runVar(&x.st, t)
-		if s == nil {
-			s = newRecWord(&x.st, t)
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			old := x.v.Swap(new)
+			r.WriteEnd(t, l, sched.ReadWrite, uint64(old), uint64(new))
+			t.Observe(uint64(old))
+			return old
 		}
-		l := s.loc
-		r := t.Access(l)
-		r.WriteBegin(t, l)
-		old := x.v.Swap(new)
-		r.WriteEnd(t, l, sched.ReadWrite, uint64(old), uint64(new))
-		t.Observe(uint64(old))
-		return old
 	}
-	return atomicRMWOther(who, &x.st, opAtomicSwap, func() (uint32, uint64, uint64) {
+	return atomicRMW(whoIn(k, p), &x.st, opAtomicSwap, func() (uint32, uint64, uint64) {
 		old := x.v.Swap(new)
 		return old, d64(old), d64(new)
 	})
@@ -474,29 +474,29 @@ func (x *Uint32) CompareAndSwap(old, new uint32) bool {
 
 //go:noinline
 func (x *Uint32) casSlow(old, new uint32) bool {
-	who, ok := gls.Self().Value()
-	if !ok {
-		who = gls.Get()
-	}
-	if t, ok := who.(*record.Thread); ok {
-		s := runVar(&x.st, t)
-		if s == nil {
-			s = newRecWord(&x.st, t)
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			if x.v.CompareAndSwap(old, new) {
+				r.WriteEnd(t, l, sched.ReadWrite, uint64(old), uint64(new))
+				t.Observe(uint64(old))
+				return true
+			}
+			cur := uint64(x.v.Load())
+			r.WriteEnd(t, l, sched.ReadWrite, cur, cur)
+			t.Observe(cur)
+			return false
 		}
-		l := s.loc
-		r := t.Access(l)
-		r.WriteBegin(t, l)
-		if x.v.CompareAndSwap(old, new) {
-			r.WriteEnd(t, l, sched.ReadWrite, uint64(old), uint64(new))
-			t.Observe(uint64(old))
-			return true
-		}
-		cur := uint64(x.v.Load())
-		r.WriteEnd(t, l, sched.ReadWrite, cur, cur)
-		t.Observe(cur)
-		return false
 	}
-	return atomicRMWOther(who, &x.st, opAtomicCAS, func() (bool, uint64, uint64) {
+	return atomicRMW(whoIn(k, p), &x.st, opAtomicCAS, func() (bool, uint64, uint64) {
 		if x.v.CompareAndSwap(old, new) {
 			return true, d64(old), d64(new)
 		}
@@ -515,24 +515,24 @@ func (x *Uint32) Add(delta uint32) uint32 {
 
 //go:noinline
 func (x *Uint32) addSlow(delta uint32) uint32 {
-	who, ok := gls.Self().Value()
-	if !ok {
-		who = gls.Get()
-	}
-	if t, ok := who.(*record.Thread); ok {
-		s := runVar(&x.st, t)
-		if s == nil {
-			s = newRecWord(&x.st, t)
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			n := x.v.Add(delta)
+			r.WriteEnd(t, l, sched.ReadWrite, uint64(n-delta), uint64(n))
+			t.Observe(uint64(n - delta))
+			return n
 		}
-		l := s.loc
-		r := t.Access(l)
-		r.WriteBegin(t, l)
-		n := x.v.Add(delta)
-		r.WriteEnd(t, l, sched.ReadWrite, uint64(n-delta), uint64(n))
-		t.Observe(uint64(n - delta))
-		return n
 	}
-	return atomicRMWOther(who, &x.st, opAtomicAdd, func() (uint32, uint64, uint64) {
+	return atomicRMW(whoIn(k, p), &x.st, opAtomicAdd, func() (uint32, uint64, uint64) {
 		n := x.v.Add(delta)
 		return n, d64(n - delta), d64(n)
 	})
@@ -554,27 +554,27 @@ func (x *Uint64) Load() uint64 {
 
 //go:noinline
 func (x *Uint64) loadSlow() uint64 {
-	who, ok := gls.Self().Value()
-	if !ok {
-		who = gls.Get()
-	}
-	if t, ok := who.(*record.Thread); ok {
-		s := runVar(&x.st, t)
-		if s == nil {
-			s = newRecWord(&x.st, t)
-		}
-		l := s.loc
-		r := t.Access(l)
-		for {
-			b := r.ReadBegin(t, l)
-			v := x.v.Load()
-			if !r.ReadEnd(t, l, b, uint64(v)) {
-				t.Observe(uint64(v))
-				return v
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			for {
+				b := r.ReadBegin(t, l)
+				v := x.v.Load()
+				if !r.ReadEnd(t, l, b, uint64(v)) {
+					t.Observe(uint64(v))
+					return v
+				}
 			}
 		}
 	}
-	return atomicLoadOther(who, &x.st, x.v.Load)
+	return atomicLoad(whoIn(k, p), &x.st, x.v.Load)
 }
 
 // Store atomically stores v.
@@ -588,23 +588,23 @@ func (x *Uint64) Store(v uint64) {
 
 //go:noinline
 func (x *Uint64) storeSlow(v uint64) {
-	who, ok := gls.Self().Value()
-	if !ok {
-		who = gls.Get()
-	}
-	if t, ok := who.(*record.Thread); ok {
-		s := runVar(&x.st, t)
-		if s == nil {
-			s = newRecWord(&x.st, t)
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			x.v.Store(v)
+			r.WriteEnd(t, l, sched.Write, 0, uint64(v))
+			return
 		}
-		l := s.loc
-		r := t.Access(l)
-		r.WriteBegin(t, l)
-		x.v.Store(v)
-		r.WriteEnd(t, l, sched.Write, 0, uint64(v))
-		return
 	}
-	atomicStoreOther(who, &x.st, v, x.v.Store)
+	atomicStore(whoIn(k, p), &x.st, v, x.v.Store)
 }
 
 // Swap atomically stores new and returns the previous value.
@@ -617,24 +617,24 @@ func (x *Uint64) Swap(new uint64) uint64 {
 
 //go:noinline
 func (x *Uint64) swapSlow(new uint64) uint64 {
-	who, ok := gls.Self().Value()
-	if !ok {
-		who = gls.Get()
-	}
-	if t, ok := who.(*record.Thread); ok {
-		s := runVar(&x.st, t)
-		if s == nil {
-			s = newRecWord(&x.st, t)
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			old := x.v.Swap(new)
+			r.WriteEnd(t, l, sched.ReadWrite, uint64(old), uint64(new))
+			t.Observe(uint64(old))
+			return old
 		}
-		l := s.loc
-		r := t.Access(l)
-		r.WriteBegin(t, l)
-		old := x.v.Swap(new)
-		r.WriteEnd(t, l, sched.ReadWrite, uint64(old), uint64(new))
-		t.Observe(uint64(old))
-		return old
 	}
-	return atomicRMWOther(who, &x.st, opAtomicSwap, func() (uint64, uint64, uint64) {
+	return atomicRMW(whoIn(k, p), &x.st, opAtomicSwap, func() (uint64, uint64, uint64) {
 		old := x.v.Swap(new)
 		return old, d64(old), d64(new)
 	})
@@ -650,29 +650,29 @@ func (x *Uint64) CompareAndSwap(old, new uint64) bool {
 
 //go:noinline
 func (x *Uint64) casSlow(old, new uint64) bool {
-	who, ok := gls.Self().Value()
-	if !ok {
-		who = gls.Get()
-	}
-	if t, ok := who.(*record.Thread); ok {
-		s := runVar(&x.st, t)
-		if s == nil {
-			s = newRecWord(&x.st, t)
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			if x.v.CompareAndSwap(old, new) {
+				r.WriteEnd(t, l, sched.ReadWrite, uint64(old), uint64(new))
+				t.Observe(uint64(old))
+				return true
+			}
+			cur := uint64(x.v.Load())
+			r.WriteEnd(t, l, sched.ReadWrite, cur, cur)
+			t.Observe(cur)
+			return false
 		}
-		l := s.loc
-		r := t.Access(l)
-		r.WriteBegin(t, l)
-		if x.v.CompareAndSwap(old, new) {
-			r.WriteEnd(t, l, sched.ReadWrite, uint64(old), uint64(new))
-			t.Observe(uint64(old))
-			return true
-		}
-		cur := uint64(x.v.Load())
-		r.WriteEnd(t, l, sched.ReadWrite, cur, cur)
-		t.Observe(cur)
-		return false
 	}
-	return atomicRMWOther(who, &x.st, opAtomicCAS, func() (bool, uint64, uint64) {
+	return atomicRMW(whoIn(k, p), &x.st, opAtomicCAS, func() (bool, uint64, uint64) {
 		if x.v.CompareAndSwap(old, new) {
 			return true, d64(old), d64(new)
 		}
@@ -691,24 +691,24 @@ func (x *Uint64) Add(delta uint64) uint64 {
 
 //go:noinline
 func (x *Uint64) addSlow(delta uint64) uint64 {
-	who, ok := gls.Self().Value()
-	if !ok {
-		who = gls.Get()
-	}
-	if t, ok := who.(*record.Thread); ok {
-		s := runVar(&x.st, t)
-		if s == nil {
-			s = newRecWord(&x.st, t)
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			n := x.v.Add(delta)
+			r.WriteEnd(t, l, sched.ReadWrite, uint64(n-delta), uint64(n))
+			t.Observe(uint64(n - delta))
+			return n
 		}
-		l := s.loc
-		r := t.Access(l)
-		r.WriteBegin(t, l)
-		n := x.v.Add(delta)
-		r.WriteEnd(t, l, sched.ReadWrite, uint64(n-delta), uint64(n))
-		t.Observe(uint64(n - delta))
-		return n
 	}
-	return atomicRMWOther(who, &x.st, opAtomicAdd, func() (uint64, uint64, uint64) {
+	return atomicRMW(whoIn(k, p), &x.st, opAtomicAdd, func() (uint64, uint64, uint64) {
 		n := x.v.Add(delta)
 		return n, d64(n - delta), d64(n)
 	})
@@ -730,27 +730,27 @@ func (x *Uintptr) Load() uintptr {
 
 //go:noinline
 func (x *Uintptr) loadSlow() uintptr {
-	who, ok := gls.Self().Value()
-	if !ok {
-		who = gls.Get()
-	}
-	if t, ok := who.(*record.Thread); ok {
-		s := runVar(&x.st, t)
-		if s == nil {
-			s = newRecWord(&x.st, t)
-		}
-		l := s.loc
-		r := t.Access(l)
-		for {
-			b := r.ReadBegin(t, l)
-			v := x.v.Load()
-			if !r.ReadEnd(t, l, b, uint64(v)) {
-				t.Observe(uint64(v))
-				return v
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			for {
+				b := r.ReadBegin(t, l)
+				v := x.v.Load()
+				if !r.ReadEnd(t, l, b, uint64(v)) {
+					t.Observe(uint64(v))
+					return v
+				}
 			}
 		}
 	}
-	return atomicLoadOther(who, &x.st, x.v.Load)
+	return atomicLoad(whoIn(k, p), &x.st, x.v.Load)
 }
 
 // Store atomically stores v.
@@ -764,23 +764,23 @@ func (x *Uintptr) Store(v uintptr) {
 
 //go:noinline
 func (x *Uintptr) storeSlow(v uintptr) {
-	who, ok := gls.Self().Value()
-	if !ok {
-		who = gls.Get()
-	}
-	if t, ok := who.(*record.Thread); ok {
-		s := runVar(&x.st, t)
-		if s == nil {
-			s = newRecWord(&x.st, t)
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			x.v.Store(v)
+			r.WriteEnd(t, l, sched.Write, 0, uint64(v))
+			return
 		}
-		l := s.loc
-		r := t.Access(l)
-		r.WriteBegin(t, l)
-		x.v.Store(v)
-		r.WriteEnd(t, l, sched.Write, 0, uint64(v))
-		return
 	}
-	atomicStoreOther(who, &x.st, v, x.v.Store)
+	atomicStore(whoIn(k, p), &x.st, v, x.v.Store)
 }
 
 // Swap atomically stores new and returns the previous value.
@@ -793,24 +793,24 @@ func (x *Uintptr) Swap(new uintptr) uintptr {
 
 //go:noinline
 func (x *Uintptr) swapSlow(new uintptr) uintptr {
-	who, ok := gls.Self().Value()
-	if !ok {
-		who = gls.Get()
-	}
-	if t, ok := who.(*record.Thread); ok {
-		s := runVar(&x.st, t)
-		if s == nil {
-			s = newRecWord(&x.st, t)
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			old := x.v.Swap(new)
+			r.WriteEnd(t, l, sched.ReadWrite, uint64(old), uint64(new))
+			t.Observe(uint64(old))
+			return old
 		}
-		l := s.loc
-		r := t.Access(l)
-		r.WriteBegin(t, l)
-		old := x.v.Swap(new)
-		r.WriteEnd(t, l, sched.ReadWrite, uint64(old), uint64(new))
-		t.Observe(uint64(old))
-		return old
 	}
-	return atomicRMWOther(who, &x.st, opAtomicSwap, func() (uintptr, uint64, uint64) {
+	return atomicRMW(whoIn(k, p), &x.st, opAtomicSwap, func() (uintptr, uint64, uint64) {
 		old := x.v.Swap(new)
 		return old, d64(old), d64(new)
 	})
@@ -826,29 +826,29 @@ func (x *Uintptr) CompareAndSwap(old, new uintptr) bool {
 
 //go:noinline
 func (x *Uintptr) casSlow(old, new uintptr) bool {
-	who, ok := gls.Self().Value()
-	if !ok {
-		who = gls.Get()
-	}
-	if t, ok := who.(*record.Thread); ok {
-		s := runVar(&x.st, t)
-		if s == nil {
-			s = newRecWord(&x.st, t)
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			if x.v.CompareAndSwap(old, new) {
+				r.WriteEnd(t, l, sched.ReadWrite, uint64(old), uint64(new))
+				t.Observe(uint64(old))
+				return true
+			}
+			cur := uint64(x.v.Load())
+			r.WriteEnd(t, l, sched.ReadWrite, cur, cur)
+			t.Observe(cur)
+			return false
 		}
-		l := s.loc
-		r := t.Access(l)
-		r.WriteBegin(t, l)
-		if x.v.CompareAndSwap(old, new) {
-			r.WriteEnd(t, l, sched.ReadWrite, uint64(old), uint64(new))
-			t.Observe(uint64(old))
-			return true
-		}
-		cur := uint64(x.v.Load())
-		r.WriteEnd(t, l, sched.ReadWrite, cur, cur)
-		t.Observe(cur)
-		return false
 	}
-	return atomicRMWOther(who, &x.st, opAtomicCAS, func() (bool, uint64, uint64) {
+	return atomicRMW(whoIn(k, p), &x.st, opAtomicCAS, func() (bool, uint64, uint64) {
 		if x.v.CompareAndSwap(old, new) {
 			return true, d64(old), d64(new)
 		}
@@ -867,24 +867,24 @@ func (x *Uintptr) Add(delta uintptr) uintptr {
 
 //go:noinline
 func (x *Uintptr) addSlow(delta uintptr) uintptr {
-	who, ok := gls.Self().Value()
-	if !ok {
-		who = gls.Get()
-	}
-	if t, ok := who.(*record.Thread); ok {
-		s := runVar(&x.st, t)
-		if s == nil {
-			s = newRecWord(&x.st, t)
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			n := x.v.Add(delta)
+			r.WriteEnd(t, l, sched.ReadWrite, uint64(n-delta), uint64(n))
+			t.Observe(uint64(n - delta))
+			return n
 		}
-		l := s.loc
-		r := t.Access(l)
-		r.WriteBegin(t, l)
-		n := x.v.Add(delta)
-		r.WriteEnd(t, l, sched.ReadWrite, uint64(n-delta), uint64(n))
-		t.Observe(uint64(n - delta))
-		return n
 	}
-	return atomicRMWOther(who, &x.st, opAtomicAdd, func() (uintptr, uint64, uint64) {
+	return atomicRMW(whoIn(k, p), &x.st, opAtomicAdd, func() (uintptr, uint64, uint64) {
 		n := x.v.Add(delta)
 		return n, d64(n - delta), d64(n)
 	})
@@ -905,7 +905,9 @@ func (x *Bool) Load() bool {
 }
 
 //go:noinline
-func (x *Bool) loadSlow() bool { return atomicLoad(&x.st, x.v.Load) }
+func (x *Bool) loadSlow() bool {
+	return atomicLoad(whoOf(gls.Self()), &x.st, x.v.Load)
+}
 
 // Store atomically stores v.
 func (x *Bool) Store(v bool) {
@@ -917,7 +919,9 @@ func (x *Bool) Store(v bool) {
 }
 
 //go:noinline
-func (x *Bool) storeSlow(v bool) { atomicStore(&x.st, v, x.v.Store) }
+func (x *Bool) storeSlow(v bool) {
+	atomicStore(whoOf(gls.Self()), &x.st, v, x.v.Store)
+}
 
 // Swap atomically stores new and returns the previous value.
 func (x *Bool) Swap(new bool) bool {
@@ -929,7 +933,7 @@ func (x *Bool) Swap(new bool) bool {
 
 //go:noinline
 func (x *Bool) swapSlow(new bool) bool {
-	return atomicRMW(&x.st, opAtomicSwap, func() (bool, uint64, uint64) {
+	return atomicRMW(whoOf(gls.Self()), &x.st, opAtomicSwap, func() (bool, uint64, uint64) {
 		old := x.v.Swap(new)
 		return old, d64(old), d64(new)
 	})
@@ -945,7 +949,7 @@ func (x *Bool) CompareAndSwap(old, new bool) bool {
 
 //go:noinline
 func (x *Bool) casSlow(old, new bool) bool {
-	return atomicRMW(&x.st, opAtomicCAS, func() (bool, uint64, uint64) {
+	return atomicRMW(whoOf(gls.Self()), &x.st, opAtomicCAS, func() (bool, uint64, uint64) {
 		if x.v.CompareAndSwap(old, new) {
 			return true, d64(old), d64(new)
 		}
@@ -969,7 +973,9 @@ func (x *Pointer[T]) Load() *T {
 }
 
 //go:noinline
-func (x *Pointer[T]) loadSlow() *T { return atomicLoad(&x.st, x.v.Load) }
+func (x *Pointer[T]) loadSlow() *T {
+	return atomicLoad(whoOf(gls.Self()), &x.st, x.v.Load)
+}
 
 // Store atomically stores v.
 func (x *Pointer[T]) Store(v *T) {
@@ -981,7 +987,9 @@ func (x *Pointer[T]) Store(v *T) {
 }
 
 //go:noinline
-func (x *Pointer[T]) storeSlow(v *T) { atomicStore(&x.st, v, x.v.Store) }
+func (x *Pointer[T]) storeSlow(v *T) {
+	atomicStore(whoOf(gls.Self()), &x.st, v, x.v.Store)
+}
 
 // Swap atomically stores new and returns the previous value.
 func (x *Pointer[T]) Swap(new *T) *T {
@@ -993,7 +1001,7 @@ func (x *Pointer[T]) Swap(new *T) *T {
 
 //go:noinline
 func (x *Pointer[T]) swapSlow(new *T) *T {
-	return atomicRMW(&x.st, opAtomicSwap, func() (*T, uint64, uint64) {
+	return atomicRMW(whoOf(gls.Self()), &x.st, opAtomicSwap, func() (*T, uint64, uint64) {
 		old := x.v.Swap(new)
 		return old, d64(old), d64(new)
 	})
@@ -1009,7 +1017,7 @@ func (x *Pointer[T]) CompareAndSwap(old, new *T) bool {
 
 //go:noinline
 func (x *Pointer[T]) casSlow(old, new *T) bool {
-	return atomicRMW(&x.st, opAtomicCAS, func() (bool, uint64, uint64) {
+	return atomicRMW(whoOf(gls.Self()), &x.st, opAtomicCAS, func() (bool, uint64, uint64) {
 		if x.v.CompareAndSwap(old, new) {
 			return true, d64(old), d64(new)
 		}
@@ -1034,7 +1042,9 @@ func (x *Value) Load() any {
 }
 
 //go:noinline
-func (x *Value) loadSlow() any { return atomicLoad(&x.st, x.v.Load) }
+func (x *Value) loadSlow() any {
+	return atomicLoad(whoOf(gls.Self()), &x.st, x.v.Load)
+}
 
 // Store sets the value to v.
 func (x *Value) Store(v any) {
@@ -1046,7 +1056,9 @@ func (x *Value) Store(v any) {
 }
 
 //go:noinline
-func (x *Value) storeSlow(v any) { atomicStore(&x.st, v, x.v.Store) }
+func (x *Value) storeSlow(v any) {
+	atomicStore(whoOf(gls.Self()), &x.st, v, x.v.Store)
+}
 
 // Swap stores new and returns the previous value, or nil.
 func (x *Value) Swap(new any) any {
@@ -1058,7 +1070,7 @@ func (x *Value) Swap(new any) any {
 
 //go:noinline
 func (x *Value) swapSlow(new any) any {
-	return atomicRMW(&x.st, opAtomicSwap, func() (any, uint64, uint64) {
+	return atomicRMW(whoOf(gls.Self()), &x.st, opAtomicSwap, func() (any, uint64, uint64) {
 		old := x.v.Swap(new)
 		return old, d64(old), d64(new)
 	})
@@ -1074,7 +1086,7 @@ func (x *Value) CompareAndSwap(old, new any) bool {
 
 //go:noinline
 func (x *Value) casSlow(old, new any) bool {
-	return atomicRMW(&x.st, opAtomicCAS, func() (bool, uint64, uint64) {
+	return atomicRMW(whoOf(gls.Self()), &x.st, opAtomicCAS, func() (bool, uint64, uint64) {
 		if x.v.CompareAndSwap(old, new) {
 			return true, d64(old), d64(new)
 		}

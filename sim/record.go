@@ -203,17 +203,14 @@ func recSync[S any, P interface {
 }
 
 // The memory operations of the atomics, in controlled and recording mode
-// (the caller checked gls.Active). They take the operation as a function
-// value, which does not escape: no allocation per call. The integers'
-// recorded paths are written out in atomic_gen.go, and call the ...Other functions for the other modes with
-// the goroutine-local value they looked up (who).
+// (the caller checked gls.Active), on the goroutine whose goroutine-local
+// value is who (see whoOf). They take the operation as a function value,
+// which does not escape: no allocation per call. The integers' recorded
+// paths are written out in atomic_gen.go, and call these when
+// gls.Key.Slot does not tell at once that the goroutine is recorded.
 
 // atomicLoad performs a load of the location whose state slot is st.
-func atomicLoad[T any](st **varState, load func() T) T {
-	who, ok := gls.Self().Value()
-	if !ok {
-		who = gls.Get()
-	}
+func atomicLoad[T any](who any, st **varState, load func() T) T {
 	if t, ok := who.(*record.Thread); ok {
 		s := runVar(st, t)
 		if s == nil {
@@ -221,12 +218,6 @@ func atomicLoad[T any](st **varState, load func() T) T {
 		}
 		return recLoadFn(t, s.loc, s.word, load)
 	}
-	return atomicLoadOther(who, st, load)
-}
-
-// atomicLoadOther is atomicLoad on a goroutine that is not recorded: who
-// is its goroutine-local value.
-func atomicLoadOther[T any](who any, st **varState, load func() T) T {
 	if g := claim(who); g != nil {
 		g.Step(opAtomicLoad, stateOf(st, g).id, nil)
 		v := load()
@@ -237,11 +228,7 @@ func atomicLoadOther[T any](who any, st **varState, load func() T) T {
 }
 
 // atomicStore performs a store of v.
-func atomicStore[T any](st **varState, v T, store func(T)) {
-	who, ok := gls.Self().Value()
-	if !ok {
-		who = gls.Get()
-	}
+func atomicStore[T any](who any, st **varState, v T, store func(T)) {
 	if t, ok := who.(*record.Thread); ok {
 		s := runVar(st, t)
 		if s == nil {
@@ -250,11 +237,6 @@ func atomicStore[T any](st **varState, v T, store func(T)) {
 		recStoreFn(t, s.loc, s.word, v, store)
 		return
 	}
-	atomicStoreOther(who, st, v, store)
-}
-
-// atomicStoreOther is atomicStore on a goroutine that is not recorded.
-func atomicStoreOther[T any](who any, st **varState, v T, store func(T)) {
 	if g := claim(who); g != nil {
 		g.Step(opAtomicStore, stateOf(st, g).id, nil)
 		store(v)
@@ -276,11 +258,7 @@ func pollIfFailed[R any](g *sched.G, op *sched.Op, res R) {
 
 // atomicRMW performs a read-modify-write: f does it and returns its result
 // and digests of the value it read and of the value it left.
-func atomicRMW[R any](st **varState, op *sched.Op, f func() (R, uint64, uint64)) R {
-	who, ok := gls.Self().Value()
-	if !ok {
-		who = gls.Get()
-	}
+func atomicRMW[R any](who any, st **varState, op *sched.Op, f func() (R, uint64, uint64)) R {
 	if t, ok := who.(*record.Thread); ok {
 		s := runVar(st, t)
 		if s == nil {
@@ -288,11 +266,6 @@ func atomicRMW[R any](st **varState, op *sched.Op, f func() (R, uint64, uint64))
 		}
 		return recRMWFn(t, s.loc, f)
 	}
-	return atomicRMWOther(who, st, op, f)
-}
-
-// atomicRMWOther is atomicRMW on a goroutine that is not recorded.
-func atomicRMWOther[R any](who any, st **varState, op *sched.Op, f func() (R, uint64, uint64)) R {
 	if g := claim(who); g != nil {
 		g.Step(op, stateOf(st, g).id, nil)
 		res, read, left := f()

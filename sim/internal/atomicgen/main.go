@@ -93,27 +93,31 @@ func {{$x}} Load() {{.Elem}} {
 	}
 	return x.v.Load()
 }
-{{if .Add}}
+
 //go:noinline
 func {{$x}} loadSlow() {{.Elem}} {
-	{{template "who"}}
-	if t, ok := who.(*record.Thread); ok {
-		{{template "begin"}}
-		for {
-			b := r.ReadBegin(t, l)
-			v := x.v.Load()
-			if !r.ReadEnd(t, l, b, uint64(v)) {
-				t.Observe(uint64(v))
-				return v
+{{- if .Add}}
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			{{template "begin"}}
+			for {
+				b := r.ReadBegin(t, l)
+				v := x.v.Load()
+				if !r.ReadEnd(t, l, b, uint64(v)) {
+					t.Observe(uint64(v))
+					return v
+				}
 			}
 		}
 	}
-	return atomicLoadOther(who, &x.st, x.v.Load)
+	return atomicLoad(whoIn(k, p), &x.st, x.v.Load)
+{{- else}}
+	return atomicLoad(whoOf(gls.Self()), &x.st, x.v.Load)
+{{- end}}
 }
-{{else}}
-//go:noinline
-func {{$x}} loadSlow() {{.Elem}} { return atomicLoad(&x.st, x.v.Load) }
-{{end}}
+
 // {{.StoreDoc}}
 func {{$x}} Store(v {{.Elem}}) {
 	if gls.Active() {
@@ -122,23 +126,27 @@ func {{$x}} Store(v {{.Elem}}) {
 	}
 	x.v.Store(v)
 }
-{{if .Add}}
+
 //go:noinline
 func {{$x}} storeSlow(v {{.Elem}}) {
-	{{template "who"}}
-	if t, ok := who.(*record.Thread); ok {
-		{{template "begin"}}
-		r.WriteBegin(t, l)
-		x.v.Store(v)
-		r.WriteEnd(t, l, sched.Write, 0, uint64(v))
-		return
+{{- if .Add}}
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			{{template "begin"}}
+			r.WriteBegin(t, l)
+			x.v.Store(v)
+			r.WriteEnd(t, l, sched.Write, 0, uint64(v))
+			return
+		}
 	}
-	atomicStoreOther(who, &x.st, v, x.v.Store)
+	atomicStore(whoIn(k, p), &x.st, v, x.v.Store)
+{{- else}}
+	atomicStore(whoOf(gls.Self()), &x.st, v, x.v.Store)
+{{- end}}
 }
-{{else}}
-//go:noinline
-func {{$x}} storeSlow(v {{.Elem}}) { atomicStore(&x.st, v, x.v.Store) }
-{{end}}
+
 // {{.SwapDoc}}
 func {{$x}} Swap(new {{.Elem}}) {{.Elem}} {
 	if gls.Active() {
@@ -150,19 +158,20 @@ func {{$x}} Swap(new {{.Elem}}) {{.Elem}} {
 //go:noinline
 func {{$x}} swapSlow(new {{.Elem}}) {{.Elem}} {
 {{- if .Add}}
-	{{template "who"}}
-	if t, ok := who.(*record.Thread); ok {
-		{{template "begin"}}
-		r.WriteBegin(t, l)
-		old := x.v.Swap(new)
-		r.WriteEnd(t, l, sched.ReadWrite, uint64(old), uint64(new))
-		t.Observe(uint64(old))
-		return old
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			{{template "begin"}}
+			r.WriteBegin(t, l)
+			old := x.v.Swap(new)
+			r.WriteEnd(t, l, sched.ReadWrite, uint64(old), uint64(new))
+			t.Observe(uint64(old))
+			return old
+		}
 	}
-	return atomicRMWOther(who, &x.st, opAtomicSwap, func() ({{.Elem}}, uint64, uint64) {
-{{- else}}
-	return atomicRMW(&x.st, opAtomicSwap, func() ({{.Elem}}, uint64, uint64) {
 {{- end}}
+	return atomicRMW({{template "who" .}}, &x.st, opAtomicSwap, func() ({{.Elem}}, uint64, uint64) {
 		old := x.v.Swap(new)
 		return old, d64(old), d64(new)
 	})
@@ -179,24 +188,25 @@ func {{$x}} CompareAndSwap(old, new {{.Elem}}) bool {
 //go:noinline
 func {{$x}} casSlow(old, new {{.Elem}}) bool {
 {{- if .Add}}
-	{{template "who"}}
-	if t, ok := who.(*record.Thread); ok {
-		{{template "begin"}}
-		r.WriteBegin(t, l)
-		if x.v.CompareAndSwap(old, new) {
-			r.WriteEnd(t, l, sched.ReadWrite, uint64(old), uint64(new))
-			t.Observe(uint64(old))
-			return true
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			{{template "begin"}}
+			r.WriteBegin(t, l)
+			if x.v.CompareAndSwap(old, new) {
+				r.WriteEnd(t, l, sched.ReadWrite, uint64(old), uint64(new))
+				t.Observe(uint64(old))
+				return true
+			}
+			cur := uint64(x.v.Load())
+			r.WriteEnd(t, l, sched.ReadWrite, cur, cur)
+			t.Observe(cur)
+			return false
 		}
-		cur := uint64(x.v.Load())
-		r.WriteEnd(t, l, sched.ReadWrite, cur, cur)
-		t.Observe(cur)
-		return false
 	}
-	return atomicRMWOther(who, &x.st, opAtomicCAS, func() (bool, uint64, uint64) {
-{{- else}}
-	return atomicRMW(&x.st, opAtomicCAS, func() (bool, uint64, uint64) {
 {{- end}}
+	return atomicRMW({{template "who" .}}, &x.st, opAtomicCAS, func() (bool, uint64, uint64) {
 		if x.v.CompareAndSwap(old, new) {
 			return true, d64(old), d64(new)
 		}
@@ -216,16 +226,19 @@ func {{$x}} Add(delta {{.Elem}}) {{.Elem}} {
 
 //go:noinline
 func {{$x}} addSlow(delta {{.Elem}}) {{.Elem}} {
-	{{template "who"}}
-	if t, ok := who.(*record.Thread); ok {
-		{{template "begin"}}
-		r.WriteBegin(t, l)
-		n := x.v.Add(delta)
-		r.WriteEnd(t, l, sched.ReadWrite, uint64(n-delta), uint64(n))
-		t.Observe(uint64(n-delta))
-		return n
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			{{template "begin"}}
+			r.WriteBegin(t, l)
+			n := x.v.Add(delta)
+			r.WriteEnd(t, l, sched.ReadWrite, uint64(n-delta), uint64(n))
+			t.Observe(uint64(n - delta))
+			return n
+		}
 	}
-	return atomicRMWOther(who, &x.st, opAtomicAdd, func() ({{.Elem}}, uint64, uint64) {
+	return atomicRMW(whoIn(k, p), &x.st, opAtomicAdd, func() ({{.Elem}}, uint64, uint64) {
 		n := x.v.Add(delta)
 		return n, d64(n - delta), d64(n)
 	})
@@ -233,22 +246,21 @@ func {{$x}} addSlow(delta {{.Elem}}) {{.Elem}} {
 {{- end}}
 `))
 
-// who is the goroutine-local lookup the integers' slow paths write out (as
-// sim's lookup does), and begin the start of a recorded operation (as
-// recLoadFn and the others do): too big for the compiler to inline, they
-// would cost a call each on every recorded operation.
-var (
-	_ = template.Must(tmpl.New("who").Parse(`who, ok := gls.Self().Value()
-	if !ok {
-		who = gls.Get()
-	}`))
-	_ = template.Must(tmpl.New("begin").Parse(`s := runVar(&x.st, t)
-		if s == nil {
-			s = newRecWord(&x.st, t)
-		}
-		l := s.loc
-		r := t.Access(l)`))
-)
+// begin is the start of an integer's recorded operation, written out (as
+// recLoadFn and the others do, and as the goroutine's lookup is, Slot's
+// test): too big for the compiler to inline, it would cost a call on
+// every recorded operation.
+//
+// who is the goroutine-local value the other modes' paths take: the
+// integers' looked up already (whoIn), the others' now.
+var _ = template.Must(tmpl.New("who").Parse(`{{if .Add}}whoIn(k, p){{else}}whoOf(gls.Self()){{end}}`))
+
+var _ = template.Must(tmpl.New("begin").Parse(`s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)`))
 
 // generate returns the generated file, gofmt'd.
 func generate() ([]byte, error) {
