@@ -112,6 +112,33 @@ func lookup() (*sched.G, *record.Thread) {
 	return claim(v), nil
 }
 
+// whoOf returns the goroutine-local value of the goroutine whose key is
+// k, as lookup looks it up. The hottest recorded paths (a Var's, the
+// integer atomics', a Mutex's) test for a recorded goroutine with
+// gls.Key.Slot first, written out, and call whoOf on their other paths.
+//
+// gls.Key.Slot is inlined into the Var's paths, which are generic, only
+// because sim's other code inlines it too: the compiler instantiates a
+// generic function in the package that uses it, and inlines there only
+// what sim's own export data carries.
+func whoOf(k gls.Key) any {
+	v, ok := k.Value()
+	if !ok {
+		v = gls.Get()
+	}
+	return v
+}
+
+// whoIn returns the goroutine-local value of the goroutine whose key is k
+// and slot p (as k.Slot returned it): whoOf's, looked up again only if p
+// is nil.
+func whoIn(k gls.Key, p *any) any {
+	if p != nil {
+		return *p
+	}
+	return whoOf(k)
+}
+
 // claim returns the controlled goroutine v is, claimed, or nil. The
 // recording paths test for a recorded goroutine first, inline (a type
 // assertion compares the value's type word with a constant), and call

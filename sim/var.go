@@ -64,28 +64,38 @@ func (x *Var[T]) Load() T {
 //
 //go:noinline
 func (x *Var[T]) loadSlow() T {
-	v, ok := gls.Self().Value()
-	if !ok {
-		v = gls.Get()
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecVar[T](&x.st, t)
+			}
+			l, word := s.loc, s.word
+			r := t.Access(l)
+			for {
+				b := r.ReadBegin(t, l)
+				v := x.v
+				d := digestAs(word, &v)
+				if !r.ReadEnd(t, l, b, d) {
+					t.Observe(d)
+					return v
+				}
+			}
+		}
 	}
-	if t, ok := v.(*record.Thread); ok {
+	who := whoIn(k, p)
+	if t, ok := who.(*record.Thread); ok {
+		// Recorded, where Slot cannot tell (gls's fallback, the race
+		// detector's builds).
 		s := runVar(&x.st, t)
 		if s == nil {
 			s = newRecVar[T](&x.st, t)
 		}
-		l, word := s.loc, s.word
-		r := t.Access(l)
-		for {
-			b := r.ReadBegin(t, l)
-			v := x.v
-			d := digestAs(word, &v)
-			if !r.ReadEnd(t, l, b, d) {
-				t.Observe(d)
-				return v
-			}
-		}
+		return recLoadFn(t, s.loc, s.word, func() T { return x.v })
 	}
-	if g := claim(v); g != nil {
+	if g := claim(who); g != nil {
 		return x.loadControlled(g)
 	}
 	return x.v
@@ -117,20 +127,30 @@ func (x *Var[T]) Store(v T) {
 //
 //go:noinline
 func (x *Var[T]) storeSlow(v T) {
-	who, ok := gls.Self().Value()
-	if !ok {
-		who = gls.Get()
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecVar[T](&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			x.v = v
+			r.WriteEnd(t, l, sched.Write, 0, digestAs(s.word, &v))
+			return
+		}
 	}
+	who := whoIn(k, p)
 	if t, ok := who.(*record.Thread); ok {
+		// Recorded, where Slot cannot tell.
 		s := runVar(&x.st, t)
 		if s == nil {
 			s = newRecVar[T](&x.st, t)
 		}
-		l := s.loc
-		r := t.Access(l)
-		r.WriteBegin(t, l)
-		x.v = v
-		r.WriteEnd(t, l, sched.Write, 0, digestAs(s.word, &v))
+		recStoreFn(t, s.loc, s.word, v, func(v T) { x.v = v })
 		return
 	}
 	if g := claim(who); g != nil {
