@@ -187,6 +187,8 @@ func (d *Digest) Add(v uint64) {
 // Prime readies d for AddPrimed: the hash of no value, as Add starts it
 // at the first. A primed digest is Add's once a value was added; Sum
 // gives it before.
+//
+//go:norace
 func (d *Digest) Prime() { d.Hash = fnv.Offset }
 
 // AddPrimed is Add on a primed digest, without Add's test for the first
@@ -203,6 +205,8 @@ func (d *Digest) AddPrimed(v uint64) {
 
 // Sum returns the digest Add would have made of the values added to d,
 // primed (its hash 0 if there were none).
+//
+//go:norace
 func (d Digest) Sum() Digest {
 	if d.Reads == 0 {
 		d.Hash = 0
