@@ -84,6 +84,9 @@ func (x *Var[T]) loadSlow() T {
 				}
 			}
 		}
+		if g, ok := (*p).(*sched.G); ok { // controlled: claim's, inlined
+			return x.loadControlled(g.Claim())
+		}
 	}
 	who := whoIn(k, p)
 	if t, ok := who.(*record.Thread); ok {
@@ -140,6 +143,10 @@ func (x *Var[T]) storeSlow(v T) {
 			r.WriteBegin(t, l)
 			x.v = v
 			r.WriteEnd(t, l, sched.Write, 0, digestAs(s.word, &v))
+			return
+		}
+		if g, ok := (*p).(*sched.G); ok { // controlled: claim's, inlined
+			x.storeControlled(g.Claim(), v)
 			return
 		}
 	}
