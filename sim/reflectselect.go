@@ -3,6 +3,8 @@ package sim
 import (
 	"reflect"
 	"slices"
+
+	"github.com/weftdev/weft/internal/gls"
 )
 
 // ReflectSelect is reflect.Select for code weft test rewrites. The
@@ -112,4 +114,82 @@ func (o *reflectOffer) withdraw() {
 	if o.cancel != nil {
 		close(o.cancel)
 	}
+}
+
+// The channel operations of reflect.Value, for code weft test rewrites:
+// v.Recv() becomes sim.ReflectRecv(v), and so on. The channels reflect
+// sees are Go's, and a controlled goroutine blocked in v.Recv or v.Send
+// would wait outside weft's control, holding the execution's turn
+// (eapache/channels' Wrap receives with v.Recv, Unwrap sends with v.Send
+// and closes with v.Close: TestWrap and TestUnwrap were reported
+// blocked). Under control they wait as ReflectSelect does; outside an
+// execution, or on a value that is no channel of the right direction (so
+// that reflect panics as it would), they are reflect's.
+
+// ReflectRecv is v.Recv().
+func ReflectRecv(v reflect.Value) (x reflect.Value, ok bool) {
+	if !gls.Active() || !isChanDir(v, reflect.RecvDir) {
+		return v.Recv()
+	}
+	_, x, ok = ReflectSelect([]reflect.SelectCase{{Dir: reflect.SelectRecv, Chan: v}})
+	return x, ok
+}
+
+// ReflectSend is v.Send(x).
+func ReflectSend(v, x reflect.Value) {
+	if !gls.Active() || !isChanDir(v, reflect.SendDir) {
+		v.Send(x)
+		return
+	}
+	ReflectSelect([]reflect.SelectCase{{Dir: reflect.SelectSend, Chan: v, Send: x}})
+}
+
+// ReflectTryRecv is v.TryRecv(). Under control the try is a scheduling
+// point, as a select with a default case is, so that a loop of tries lets
+// the other goroutines run.
+func ReflectTryRecv(v reflect.Value) (x reflect.Value, ok bool) {
+	g, t := who()
+	if g == nil && t == nil || !isChanDir(v, reflect.RecvDir) {
+		return v.TryRecv()
+	}
+	Select(OnDefault(nil))
+	x, ok = v.TryRecv()
+	if x.IsValid() && g != nil {
+		g.Changed(v.Pointer()) // a Go channel's value moved
+	}
+	return x, ok
+}
+
+// ReflectTrySend is v.TrySend(x), a scheduling point under control as
+// ReflectTryRecv is.
+func ReflectTrySend(v, x reflect.Value) bool {
+	g, t := who()
+	if g == nil && t == nil || !isChanDir(v, reflect.SendDir) {
+		return v.TrySend(x)
+	}
+	Select(OnDefault(nil))
+	ok := v.TrySend(x)
+	if ok && g != nil {
+		g.Changed(v.Pointer())
+	}
+	return ok
+}
+
+// ReflectClose is v.Close(). Under control the close is an event, and the
+// goroutines that poll the channel look again at once, as CloseGo's.
+func ReflectClose(v reflect.Value) {
+	g, _ := who()
+	if g == nil || !isChanDir(v, reflect.SendDir) {
+		v.Close()
+		return
+	}
+	g.Step(opClose, 0, nil)
+	v.Close()
+	g.Changed(v.Pointer())
+}
+
+// isChanDir reports whether v is a channel that can be used in direction
+// dir, whose operations reflect would not refuse.
+func isChanDir(v reflect.Value, dir reflect.ChanDir) bool {
+	return v.Kind() == reflect.Chan && v.Type().ChanDir()&dir != 0 && v.CanInterface()
 }
