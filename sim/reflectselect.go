@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/weftdev/weft/internal/gls"
+	"github.com/weftdev/weft/sched"
 )
 
 // ReflectSelect is reflect.Select for code weft test rewrites. The
@@ -13,10 +14,12 @@ import (
 // wait outside weft's control, holding the execution's turn. So under
 // control it waits as a select on Go channels does: it tries its cases
 // without blocking, lets the other goroutines run between tries, and,
-// meanwhile, offers its send cases from a plain goroutine, so that a
-// receiver that polls the other end finds a sender waiting
-// (eapache/channels' Tee and Distribute send through reflect.Select to
-// buffers whose loops poll). Outside an execution it is reflect.Select.
+// meanwhile, offers its send cases from a plain goroutine (a handoff, see
+// gosend.go), so that a receiver that polls the other end finds a sender
+// waiting (eapache/channels' Tee and Distribute send through
+// reflect.Select to buffers whose loops poll); its receive cases take the
+// values the execution's senders handed off. Outside an execution it is
+// reflect.Select.
 func ReflectSelect(cases []reflect.SelectCase) (chosen int, recv reflect.Value, recvOK bool) {
 	g, t := who()
 	if g == nil && t == nil {
@@ -35,15 +38,19 @@ func ReflectSelect(cases []reflect.SelectCase) (chosen int, recv reflect.Value, 
 	if def < 0 {
 		tries = append(slices.Clip(cases), reflect.SelectCase{Dir: reflect.SelectDefault})
 	}
-	var off reflectOffer
+	var off offer
 	defer off.withdraw()
 	Select(OnDefault(nil)) // the scheduling point of the first try
 	for {
 		if i := off.taken(); i >= 0 {
-			if g != nil {
-				g.Changed(cases[i].Chan.Pointer())
-			}
+			g.Changed(cases[i].Chan.Pointer())
 			return i, reflect.Value{}, false
+		}
+		if g != nil {
+			if i, v, ok := takeReflected(g, cases); ok {
+				g.Changed(cases[i].Chan.Pointer())
+				return i, v, true
+			}
 		}
 		i, v, ok := reflect.Select(tries)
 		if i < len(cases) && i != def {
@@ -56,64 +63,44 @@ func ReflectSelect(cases []reflect.SelectCase) (chosen int, recv reflect.Value, 
 			return def, reflect.Value{}, false
 		}
 		if g != nil {
-			off.make(cases)
+			offerReflected(g, &off, cases)
 		}
 		poll(chans)
 	}
 }
 
-// A reflectOffer holds out the send cases of a ReflectSelect while its
-// goroutine polls: a plain goroutine blocks in a reflect.Select of them
-// and of the offer's withdrawal, so that at most one is taken.
-type reflectOffer struct {
-	cancel chan struct{} // closed to withdraw the offer
-	sent   chan int      // the case taken, or -1, once withdrawn
+// takeReflected takes, for the first receive case of cases on an empty
+// channel that has one, the value a sender of g's execution handed off,
+// and returns the case and the value, of the channel's element type.
+func takeReflected(g *sched.G, cases []reflect.SelectCase) (int, reflect.Value, bool) {
+	for i, c := range cases {
+		if c.Dir != reflect.SelectRecv || !c.Chan.IsValid() || c.Chan.IsNil() || c.Chan.Len() > 0 {
+			continue
+		}
+		var v reflect.Value
+		if takeGoSend(g, c.Chan.Pointer(), Case{}, func(x reflect.Value) { v = x }) {
+			e := reflect.New(c.Chan.Type().Elem()).Elem()
+			e.Set(v)
+			return i, e, true
+		}
+	}
+	return -1, reflect.Value{}, false
 }
 
-// make offers the send cases of cases, if any.
-func (o *reflectOffer) make(cases []reflect.SelectCase) {
-	var offered []reflect.SelectCase
-	var index []int
+// offerReflected offers the send cases of cases, with off.
+func offerReflected(g *sched.G, off *offer, cases []reflect.SelectCase) {
+	var sends []reflect.SelectCase
+	var deliver []func(Case)
+	off.index = off.index[:0]
 	for i, c := range cases {
 		if c.Dir == reflect.SelectSend && c.Chan.IsValid() && !c.Chan.IsNil() {
-			offered, index = append(offered, c), append(index, i)
+			x := c.Send
+			sends = append(sends, c)
+			deliver = append(deliver, func(rc Case) { rc.ch.reflected(rc, x, true) })
+			off.index = append(off.index, i)
 		}
 	}
-	if len(offered) == 0 {
-		return
-	}
-	o.cancel, o.sent = make(chan struct{}), make(chan int, 1)
-	offered = append(offered, reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(o.cancel)})
-	started := make(chan struct{})
-	go func(sent chan<- int) {
-		close(started)
-		i, _, _ := reflect.Select(offered)
-		if i == len(index) {
-			sent <- -1
-			return
-		}
-		sent <- index[i]
-	}(o.sent)
-	<-started // so that a receiver run next finds it there
-}
-
-// taken withdraws the offer, and returns the case taken meanwhile, or -1.
-func (o *reflectOffer) taken() int {
-	if o.cancel == nil {
-		return -1
-	}
-	close(o.cancel)
-	i := <-o.sent
-	o.cancel = nil
-	return i
-}
-
-// withdraw withdraws an offer the select leaves without looking (its
-// goroutine ends: the execution is aborted).
-func (o *reflectOffer) withdraw() {
-	if o.cancel != nil {
-		close(o.cancel)
-	}
+	off.hold(g, sends, deliver)
 }
 
 // The channel operations of reflect.Value, for code weft test rewrites:
