@@ -34,6 +34,9 @@ func ReflectSelect(cases []reflect.SelectCase) (chosen int, recv reflect.Value, 
 			chans = append(chans, c.Chan.Pointer())
 		}
 	}
+	if len(chans) == 0 && def < 0 {
+		Select() // nil channels alone: it waits forever, as select {}
+	}
 	tries := cases
 	if def < 0 {
 		tries = append(slices.Clip(cases), reflect.SelectCase{Dir: reflect.SelectDefault})

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/weftdev/weft/sched"
 	"github.com/weftdev/weft/sim"
 )
 
@@ -78,5 +79,21 @@ func TestControlledReflectChanOps(t *testing.T) {
 	sim.ReflectClose(reflect.ValueOf(ch))
 	if _, ok := <-ch; ok {
 		t.Fatal("ReflectClose outside an execution did not close")
+	}
+}
+
+// TestControlledNilGoChannels: a send on a nil Go channel, and a
+// reflect.Select on nil channels alone, wait forever as on weft's nil
+// channels, not for the world outside: a goroutine left so when the test
+// returns is a leak, found at once, where they polled for the block
+// timeout in real time and failed as blocked (eapache/channels'
+// TestDeadChannel, whose DeadChannel's In and Out are nil).
+func TestControlledNilGoChannels(t *testing.T) {
+	for _, op := range []func(){
+		func() { sim.SendGo(chan int(nil), 1) },
+		func() { sim.ReflectRecv(reflect.ValueOf(chan int(nil))) },
+	} {
+		r := runOnce(func() { sim.Go(op) })
+		wantFailure(t, r, sched.Leak, "")
 	}
 }

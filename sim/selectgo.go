@@ -342,6 +342,12 @@ func SendGo[T any](c chan<- T, v T) {
 		c <- v
 		return
 	}
+	if c == nil {
+		// Never ready: it waits as on weft's nil channel, forever, not
+		// for the world outside (eapache/channels' DeadChannel).
+		Select(OnSendGo(c, v, nil))
+		return
+	}
 	if Select(OnSendGo(c, v, nil), OnDefault(nil)) == 0 {
 		return
 	}
