@@ -1288,11 +1288,11 @@ func (c *Controller) blockedPolling() {
 	f := &Failure{Kind: Blocked, Goroutine: g.id,
 		Message: fmt.Sprintf("goroutine %s polled outside weft's control (in %s) for %v while nothing else could run: use weft's primitives (package sim) for everything that waits",
 			g.id, g.op, c.opts.BlockTimeout)}
-	if c.rootDone && g.goPoll {
-		// Go channels that the execution's goroutines, all waiting, no
-		// longer change (eapache/channels' tests leave their buffers'
-		// loops selecting on them, as goleak reports under go test).
-		f.Message = fmt.Sprintf("the test returned, and goroutine %s polled Go channels (in %s) for %v while nothing else could run: a leak, unless a goroutine weft does not control uses them later",
+	if c.rootDone {
+		// What the execution's goroutines, all waiting, no longer change:
+		// eapache/channels' tests leave their buffers' loops selecting on
+		// Go channels, as goleak reports under go test.
+		f.Message = fmt.Sprintf("the test returned, and goroutine %s polled outside weft's control (in %s) for %v while nothing else could run: a leak, unless a goroutine weft does not control changes what it polls later",
 			g.id, g.op, c.opts.BlockTimeout)
 	}
 	if s, ok := c.stackOf(c.goroutineStacks(), g); ok {

@@ -138,5 +138,5 @@ func TestControlledGoPollerAfterReturn(t *testing.T) {
 		in := make(chan int)
 		sim.Go(func() { sim.RecvGo(in) })
 	}, explore.RandomWalk(1), opts)
-	wantFailure(t, r, sched.Blocked, "the test returned, and goroutine 0.1 polled Go channels (in Yield) for 50ms while nothing else could run: a leak, unless a goroutine weft does not control uses them later")
+	wantFailure(t, r, sched.Blocked, "the test returned, and goroutine 0.1 polled outside weft's control (in Yield) for 50ms while nothing else could run: a leak, unless a goroutine weft does not control changes what it polls later")
 }
