@@ -299,7 +299,8 @@ type Controller struct {
 	more    []*Failure
 
 	cur       atomic.Pointer[G] // the goroutine holding the baton
-	progress  atomic.Uint64     // advanced at every event and handoff, for the watchdog
+	progress  atomic.Uint64     // the moves published to observers (see moves)
+	moved     atomic.Bool       // a move was published since an observer last looked
 	abandoned atomic.Bool       // the watchdog gave up on the execution
 	ended     atomic.Bool       // in a sequence: the execution ended, or was abandoned (see sequence.go)
 	relays    atomic.Uint64     // in a sequence: relays started during the execution
@@ -817,9 +818,7 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, poll pollKind) {
 		runtime.Goexit()
 	}
 	race.Disable()
-	// Publishes the controller state to the watchdog, and tells it the
-	// execution moves.
-	c.progress.Add(1)
+	c.moves()
 	c.account(g)
 	if c.steps > c.opts.MaxSteps+c.extra {
 		if c.rootDone {
@@ -836,18 +835,36 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, poll pollKind) {
 		// It waits for its object to change, not for any change.
 		g.obj, g.wait, g.stale = g.spin.obj, c.spinWait(g), false
 	}
-	c.pollRead(g, op, obj)
+	if op.access == Read && obj != 0 {
+		c.pollRead(g, obj)
+	} else {
+		g.readObj = 0
+	}
 	if poll != noPoll {
 		c.poll(g, poll)
 	}
-	c.makeStale(g)
-	c.await(g)
-	next := c.decide(g)
+	if g.polls >= 2 {
+		c.makeStale(g)
+	}
+	g.wgen++
+	g.overdue = false // it ran: its wait starts now
+	if g.wait == nil {
+		c.setCand(g, true)
+	} else {
+		c.await(g)
+	}
+	// The checks of a decision that lets g run on come first, inlined: most
+	// decisions are, and the loop of decide costs a dozen calls.
+	next := g
+	if c.runsOn(g) {
+		g.wgen++ // run(g), for a goroutine that runs on
+	} else if next = c.decide(g); next != nil {
+		c.run(next)
+	}
 	g.yield = false
 	if next == nil {
 		goexit()
 	}
-	c.run(next)
 	if next != g {
 		c.handoff(next)
 		<-g.w.wake

@@ -4,6 +4,9 @@ package sim
 // primitive keeps per execution (stateOf). The operations' names follow.
 
 import (
+	"fmt"
+	"unsafe"
+
 	"github.com/weftdev/weft/internal/gls"
 	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
@@ -44,14 +47,31 @@ func newState[S any, P interface {
 	*S
 	obj() *object
 }](slot *P, g *sched.G) (P, bool) {
-	if s := *slot; s != nil && s.obj().exec == g.Controller().Execution() {
+	// The object is read where it is, not through obj: a call through
+	// the instantiation's dictionary at every event otherwise.
+	if s := *slot; s != nil && (*object)(unsafe.Pointer(s)).exec == g.Controller().Execution() {
 		return s, false
 	}
+	return makeState(slot, g), true
+}
+
+// makeState makes g's execution's state of a primitive in *slot, for
+// newState, which reads its object at the state's start: every state's
+// first field is its object.
+//
+//go:norace
+func makeState[S any, P interface {
+	*S
+	obj() *object
+}](slot *P, g *sched.G) P {
 	s := P(new(S))
+	if s.obj() != (*object)(unsafe.Pointer(s)) {
+		panic(fmt.Sprintf("weft: %T does not start with its object", s))
+	}
 	c := g.Controller()
 	*s.obj() = object{exec: c.Execution(), ctl: c, id: g.NewObject()}
 	*slot = s
-	return s, true
+	return s
 }
 
 // current returns the controlled goroutine the caller runs on, or nil in
