@@ -399,6 +399,7 @@ type G struct {
 	rereads   int
 	readObj   uint32    // the object of its last reads in a row
 	pollEvent bool      // its current event is a poll
+	goChange  bool      // its current event moved a Go channel's value (Changed), whatever its operation
 	outside   bool      // one of them polled something outside weft
 	goPoll    bool      // they poll Go channels alone (PollGo): pollMark counts goWakes
 	goChans   []uintptr // the Go channels of its last PollGo

@@ -144,20 +144,34 @@ func selectPolling(cases []Case, def int) int {
 	weft = append(weft, OnDefault(nil))
 	var off offer
 	defer off.withdraw()
+	// The offer of the send cases stands while the goroutine waits for
+	// its turn, at every scheduling point of a round, and is withdrawn
+	// once it has the turn: a receiver that polls the other end while it
+	// waits finds the offer (withdrawn at the top of each round, it was
+	// missing from the select of weft's cases, and eapache/channels'
+	// ResizableChannel, whose loop mixes weft's channels and Go's, waited
+	// for a stall round at almost every value).
+	taken := -1
+	stop := func() bool {
+		taken = off.taken()
+		return taken >= 0
+	}
 	for first := true; ; first = false {
-		if i := off.taken(); i >= 0 {
+		// The select of weft's cases is the round's scheduling point; a
+		// round of Go channels alone has its poll for one, after the first.
+		if first || len(index) > 0 {
+			if i := selectWeft(weft, stop); taken < 0 && i < len(index) {
+				return index[i]
+			}
+		} else {
+			stop()
+		}
+		if i := taken; i >= 0 {
 			if g, _ := who(); g != nil {
 				g.Changed(cases[i].ch.(goCase).goChannel())
 			}
 			callFunc(cases[i])
 			return i
-		}
-		// The select of weft's cases is the round's scheduling point; a
-		// round of Go channels alone has its poll for one, after the first.
-		if first || len(index) > 0 {
-			if i := Select(weft...); i < len(index) {
-				return index[i]
-			}
 		}
 		for _, i := range goCases {
 			if c := cases[i]; c.ch.try(c) {
@@ -177,6 +191,17 @@ func selectPolling(cases []Case, def int) int {
 		off.make(cases, goCases)
 		poll(goChans)
 	}
+}
+
+// selectWeft is the select of a polling select's cases on weft's channels,
+// its default case last; under control, stop is called when it has the
+// turn, before it looks at its cases (see selectControlled).
+func selectWeft(weft []Case, stop func() bool) int {
+	if g, _ := who(); g != nil {
+		return selectControlled(g, weft, len(weft)-1, stop)
+	}
+	stop()
+	return Select(weft...)
 }
 
 // An offer holds out the send cases of a polling select on Go channels
