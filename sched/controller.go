@@ -425,6 +425,7 @@ type G struct {
 	rereads   int
 	readObj   uint32    // the object of its last reads in a row
 	pollEvent bool      // its current event is a poll
+	goChange  bool      // its current event moved a Go channel's value (Changed), whatever its operation
 	outside   bool      // one of them polled something outside weft
 	goPoll    bool      // they poll Go channels alone (PollGo): pollMark counts goWakes
 	goChans   []uintptr // the Go channels of its last PollGo
@@ -1331,6 +1332,13 @@ func (c *Controller) blockedPolling() {
 	f := &Failure{Kind: Blocked, Goroutine: g.id,
 		Message: fmt.Sprintf("goroutine %s polled outside weft's control (in %s) for %v while nothing else could run: use weft's primitives (package sim) for everything that waits",
 			g.id, g.op, c.opts.BlockTimeout)}
+	if c.rootDone {
+		// What the execution's goroutines, all waiting, no longer change:
+		// eapache/channels' tests leave their buffers' loops selecting on
+		// Go channels, as goleak reports under go test.
+		f.Message = fmt.Sprintf("the test returned, and goroutine %s polled outside weft's control (in %s) for %v while nothing else could run: a leak, unless a goroutine weft does not control changes what it polls later",
+			g.id, g.op, c.opts.BlockTimeout)
+	}
 	if s, ok := c.stackOf(c.goroutineStacks(), g); ok {
 		f.Site, f.Stack = s.user()
 	}

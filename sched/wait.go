@@ -452,7 +452,7 @@ func (g *G) PolledOutside() { g.c.poll(g, pollOutside) }
 //
 //go:norace
 func (g *G) Changed(ch uintptr) {
-	g.pollEvent = false
+	g.pollEvent, g.goChange = false, true
 	g.c.goChanged(ch)
 }
 
@@ -507,13 +507,18 @@ func (c *Controller) progressed() {
 }
 
 // account takes stock of g's previous event at its next one (or its exit):
-// if it changed something (it was neither pure nor a poll), the execution
-// progressed, and g's polls start over; pure events (the reads between
-// the polls of a loop) leave them be.
+// if it changed something (it was neither pure nor a poll, or it moved a
+// Go channel's value), the execution progressed, and g's polls start over;
+// pure events (the reads between the polls of a loop) leave them be. A
+// poller of Go channels takes a value after its poll, a Yield, which is
+// pure: the take is a change all the same, which a select that mixes
+// weft's channels with Go's waits for (eapache/channels' ResizableChannel:
+// its loop, stale, missed its receiver's takes, and waited for a stall
+// round at almost every value).
 //
 //go:norace
 func (c *Controller) account(g *G) {
-	progress := !g.pollEvent && g.op != nil && !g.op.pure
+	progress := g.goChange || !g.pollEvent && g.op != nil && !g.op.pure
 	if !progress {
 		c.accountSpin(g)
 	} else {
@@ -534,7 +539,7 @@ func (c *Controller) account(g *G) {
 			c.dirty = append(c.dirty, g.obj)
 		}
 	}
-	g.pollEvent, g.observed, g.wroteValue = false, false, false
+	g.pollEvent, g.goChange, g.observed, g.wroteValue = false, false, false, false
 }
 
 // pollRead counts a read of object obj (not 0) by g: the third read in a
