@@ -115,6 +115,9 @@ func (r *rewriter) operand(e ast.Expr) string {
 func (r *rewriter) call(n *ast.CallExpr) {
 	r.contextBoundary(n)
 	r.testingBoundary(n)
+	if r.reflectChanOp(n) {
+		return
+	}
 	if tv, ok := r.info.Types[n.Fun]; ok && tv.IsType() {
 		r.namedConversion(n, tv.Type)
 		return
@@ -144,6 +147,52 @@ func (r *rewriter) call(n *ast.CallExpr) {
 		method := map[string]string{"close": "Close", "len": "Len", "cap": "Cap"}[id.Name]
 		r.replace(n, "("+op+")."+method+"()")
 	}
+}
+
+// reflectChanOps maps the methods of reflect.Value that operate on a
+// channel to sim's functions that do so under control.
+var reflectChanOps = map[string]string{
+	"Recv": "ReflectRecv", "Send": "ReflectSend", "TryRecv": "ReflectTryRecv",
+	"TrySend": "ReflectTrySend", "Close": "ReflectClose",
+}
+
+// reflectChanOp rewrites a call of a channel method of reflect.Value,
+// v.Recv(), to sim's, sim.ReflectRecv(v): the channels reflect sees are
+// Go's, and v.Recv or v.Send would block outside weft's control
+// (eapache/channels' Wrap and Unwrap). It reports whether n was one.
+func (r *rewriter) reflectChanOp(n *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	s, ok := r.info.Selections[sel]
+	if !ok || s.Kind() != types.MethodVal || reflectChanOps[sel.Sel.Name] == "" {
+		return false
+	}
+	fn, ok := s.Obj().(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "reflect" {
+		return false
+	}
+	recv := fn.Type().(*types.Signature).Recv()
+	if named, ok := recv.Type().(*types.Named); !ok || named.Obj().Name() != "Value" {
+		return false
+	}
+	what := "reflect.Value." + sel.Sel.Name
+	if why := r.skipped(n); why != "" {
+		r.skip(n, what, why)
+		return true
+	}
+	x := r.text(sel.X)
+	if _, ptr := r.info.TypeOf(sel.X).Underlying().(*types.Pointer); ptr {
+		x = "*" + x
+	}
+	args := []string{x}
+	for _, a := range n.Args {
+		args = append(args, r.text(a))
+	}
+	r.site(n, nil, what)
+	r.replace(n, r.sim(reflectChanOps[sel.Sel.Name])+"("+strings.Join(args, ", ")+")")
+	return true
 }
 
 // closeChan rewrites close(ch) to ch.Close(), or, on a channel left Go's,

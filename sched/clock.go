@@ -137,6 +137,9 @@ func (t *Timer) Ready() bool { return t.fired }
 //
 //go:norace
 func (c *Controller) timerIn() (time.Duration, bool) {
+	if c.timers.empty() {
+		return 0, false // at most events: no call
+	}
 	t := c.timers.first()
 	if t == nil {
 		return 0, false

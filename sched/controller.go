@@ -181,11 +181,37 @@ func (d *Digest) Add(v uint64) {
 	if d.Reads == 0 {
 		d.Hash = fnv.Offset
 	}
+	d.AddPrimed(v)
+}
+
+// Prime readies d for AddPrimed: the hash of no value, as Add starts it
+// at the first. A primed digest is Add's once a value was added; Sum
+// gives it before.
+//
+//go:norace
+func (d *Digest) Prime() { d.Hash = fnv.Offset }
+
+// AddPrimed is Add on a primed digest, without Add's test for the first
+// value: a recorded goroutine's reads, on the hottest path of a recording.
+//
+//go:norace
+func (d *Digest) AddPrimed(v uint64) {
 	d.Reads++
 	// One multiply and a shift: each step is a bijection of the value
 	// for a given hash, so one changed value always changes the hash.
 	h := (d.Hash ^ v) * 0x9e3779b97f4a7c15
 	d.Hash = h ^ h>>29
+}
+
+// Sum returns the digest Add would have made of the values added to d,
+// primed (its hash 0 if there were none).
+//
+//go:norace
+func (d Digest) Sum() Digest {
+	if d.Reads == 0 {
+		d.Hash = 0
+	}
+	return d
 }
 
 // An Event is one scheduling point of an execution, as recorded in a trace.
@@ -299,7 +325,8 @@ type Controller struct {
 	more    []*Failure
 
 	cur       atomic.Pointer[G] // the goroutine holding the baton
-	progress  atomic.Uint64     // advanced at every event and handoff, for the watchdog
+	progress  atomic.Uint64     // the moves published to observers (see moves)
+	moved     atomic.Bool       // a move was published since an observer last looked
 	abandoned atomic.Bool       // the watchdog gave up on the execution
 	ended     atomic.Bool       // in a sequence: the execution ended, or was abandoned (see sequence.go)
 	relays    atomic.Uint64     // in a sequence: relays started during the execution
@@ -398,6 +425,7 @@ type G struct {
 	rereads   int
 	readObj   uint32    // the object of its last reads in a row
 	pollEvent bool      // its current event is a poll
+	goChange  bool      // its current event moved a Go channel's value (Changed), whatever its operation
 	outside   bool      // one of them polled something outside weft
 	goPoll    bool      // they poll Go channels alone (PollGo): pollMark counts goWakes
 	goChans   []uintptr // the Go channels of its last PollGo
@@ -817,9 +845,7 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, poll pollKind) {
 		runtime.Goexit()
 	}
 	race.Disable()
-	// Publishes the controller state to the watchdog, and tells it the
-	// execution moves.
-	c.progress.Add(1)
+	c.moves()
 	c.account(g)
 	if c.steps > c.opts.MaxSteps+c.extra {
 		if c.rootDone {
@@ -836,18 +862,36 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, poll pollKind) {
 		// It waits for its object to change, not for any change.
 		g.obj, g.wait, g.stale = g.spin.obj, c.spinWait(g), false
 	}
-	c.pollRead(g, op, obj)
+	if op.access == Read && obj != 0 {
+		c.pollRead(g, obj)
+	} else {
+		g.readObj = 0
+	}
 	if poll != noPoll {
 		c.poll(g, poll)
 	}
-	c.makeStale(g)
-	c.await(g)
-	next := c.decide(g)
+	if g.polls >= 2 {
+		c.makeStale(g)
+	}
+	g.wgen++
+	g.overdue = false // it ran: its wait starts now
+	if g.wait == nil {
+		c.setCand(g, true)
+	} else {
+		c.await(g)
+	}
+	// The checks of a decision that lets g run on come first, inlined: most
+	// decisions are, and the loop of decide costs a dozen calls.
+	next := g
+	if c.runsOn(g) {
+		g.wgen++ // run(g), for a goroutine that runs on
+	} else if next = c.decide(g); next != nil {
+		c.run(next)
+	}
 	g.yield = false
 	if next == nil {
 		goexit()
 	}
-	c.run(next)
 	if next != g {
 		c.handoff(next)
 		<-g.w.wake
@@ -1288,6 +1332,13 @@ func (c *Controller) blockedPolling() {
 	f := &Failure{Kind: Blocked, Goroutine: g.id,
 		Message: fmt.Sprintf("goroutine %s polled outside weft's control (in %s) for %v while nothing else could run: use weft's primitives (package sim) for everything that waits",
 			g.id, g.op, c.opts.BlockTimeout)}
+	if c.rootDone {
+		// What the execution's goroutines, all waiting, no longer change:
+		// eapache/channels' tests leave their buffers' loops selecting on
+		// Go channels, as goleak reports under go test.
+		f.Message = fmt.Sprintf("the test returned, and goroutine %s polled outside weft's control (in %s) for %v while nothing else could run: a leak, unless a goroutine weft does not control changes what it polls later",
+			g.id, g.op, c.opts.BlockTimeout)
+	}
 	if s, ok := c.stackOf(c.goroutineStacks(), g); ok {
 		f.Site, f.Stack = s.user()
 	}

@@ -245,6 +245,36 @@ func (c *Controller) decide(g *G) *G {
 	}
 }
 
+// runsOn reports whether the decision after g's event is sure to let g
+// run on, as most are, and takes it if so, as decide would: the loop of
+// decide would find nothing to flush, no timer, g a fresh candidate that
+// does not yield, and either g the only candidate, or a Prioritizer's
+// steady decision (highest) with no candidate starving and g highest, as
+// the answers kept for the candidates' generation (see starving and
+// candidates.highest) already say. It costs a few loads where the loop
+// costs a dozen calls; it decides nothing the loop would decide otherwise
+// (TestExecutionsAreStable).
+//
+//go:norace
+func (c *Controller) runsOn(g *G) bool {
+	if len(c.woken)+len(c.dirty)+len(c.unowned) > 0 || c.opts.Verify || c.overran ||
+		g.yield || g.grp != nil || !g.fresh || !c.timers.empty() {
+		return false
+	}
+	s := &c.cands
+	switch {
+	case s.len() == 1 && len(c.stale) == 0:
+	case c.decisions+1 < c.steady && c.calmGen == s.gen && c.steps <= c.calmUntil && s.hiGen == s.gen && s.hi == g:
+		c.decisions++
+	default:
+		return false
+	}
+	c.dueSince = 0
+	c.mix(uint64(g.idx))
+	c.ran(g)
+	return true
+}
+
 // unexplored is the policy of an execution past its budget (see overrun):
 // the default policy, fair as the exploring strategies are. It depends on
 // nothing but the execution, so a replay past the budget makes the same

@@ -87,26 +87,31 @@ func (g *G) spinning() bool { return g.spin.looks >= 2 }
 //go:norace
 func (g *G) Wrote(v uint64) { g.wrote, g.wroteValue = v, true }
 
-// accountSpin takes stock of g's previous event for its spin loop and the
-// value of the event's object; progress says the event changed something.
-// Called by account.
+// accountChange takes stock of g's previous event, which changed something
+// (see account): what is known of the value of the event's object, and the
+// end of any loop g was in.
 //
 //go:norace
-func (c *Controller) accountSpin(g *G, progress bool) {
+func (c *Controller) accountChange(g *G) {
+	c.setValue(g.obj, g.wrote, g.wroteValue) // unknown, but for what it wrote
+	g.spin = spin{}
+}
+
+// accountSpin takes stock of g's previous event, which changed nothing, for
+// its spin loop and the value of the event's object. Called by account.
+//
+//go:norace
+func (c *Controller) accountSpin(g *G) {
 	obj := g.obj
 	switch {
 	case g.wroteValue:
 		c.setValue(obj, g.wrote, true)
-	case progress && obj != 0:
-		c.setValue(obj, 0, false)
 	case g.observed && g.op != nil && g.op.access == Read:
 		c.setValue(obj, g.seen, true)
 	}
 	look := g.observed && obj != 0 && g.op != nil && (g.op.access == Read || g.pollEvent)
 	s := &g.spin
 	switch {
-	case progress:
-		*s = spin{}
 	case look && obj == s.obj:
 		if s.yielded && s.looks < 2 {
 			s.looks++
@@ -119,11 +124,10 @@ func (c *Controller) accountSpin(g *G, progress bool) {
 	default:
 		*s = spin{}
 	}
-	g.observed, g.wroteValue = false, false
 }
 
-// setValue records what the controller knows of obj's value; a change of
-// it asks the spinners on obj again.
+// setValue records what the controller knows of obj's value: digest if
+// known, nothing if not; a change of it asks the spinners on obj again.
 //
 //go:norace
 func (c *Controller) setValue(obj uint32, digest uint64, known bool) {
@@ -133,12 +137,17 @@ func (c *Controller) setValue(obj uint32, digest uint64, known bool) {
 	for int(obj) >= len(c.values) {
 		c.values = append(c.values, objValue{})
 	}
-	v := objValue{digest: digest, known: known}
+	v := objValue{known: known}
+	if known {
+		v.digest = digest
+	}
 	if c.values[obj] == v {
 		return
 	}
 	c.values[obj] = v
-	c.dirty = append(c.dirty, obj)
+	if c.watched(obj) { // nobody else to ask: see account
+		c.dirty = append(c.dirty, obj)
+	}
 }
 
 // spinsAt reports whether spinning goroutine g waits for its object to

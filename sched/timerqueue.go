@@ -66,6 +66,11 @@ func (q *timerQueue) drop(t *Timer) {
 	}
 }
 
+// empty reports whether the queue holds no entry, pending or stale.
+//
+//go:norace
+func (q *timerQueue) empty() bool { return len(q.h) == 0 && q.head == len(q.fifo) }
+
 // first returns the earliest pending timer, or nil.
 //
 //go:norace

@@ -166,14 +166,14 @@ func (c *Controller) Visit(exec uint64, op *Op, obj uint32, what string, try fun
 	visitors.mu.Unlock()
 	tick := time.NewTicker(visitRound)
 	defer tick.Stop()
-	last, still := c.progress.Load(), time.Duration(0)
+	last, still := c.look(), time.Duration(0)
 	for {
 		select {
 		case ok := <-v.result:
 			return ok
 		case <-tick.C:
 		}
-		if p := c.progress.Load(); p != last || othersRun() {
+		if p := c.look(); p != last || othersRun() {
 			last, still = p, 0
 			continue
 		}

@@ -62,18 +62,12 @@ func (g *G) Touch(obj uint32) {
 	}
 }
 
-// await registers g's pending Waiter and makes g a candidate if it is
-// ready. Called at g's event, with g.wait set.
+// await registers g's pending Waiter, not nil, and makes g a candidate if
+// it is ready. Called at g's event, with g.wait set and g.wgen advanced.
 //
 //go:norace
 func (c *Controller) await(g *G) {
-	g.wgen++
-	g.overdue = false // it ran: its wait starts now
 	w := g.wait
-	if w == nil {
-		c.setCand(g, true)
-		return
-	}
 	switch w := w.(type) {
 	case *Timer:
 		w.sleeper, w.gen = g, g.wgen
@@ -407,9 +401,15 @@ func (c *Controller) setCand(g *G, enabled bool) {
 //
 //go:norace
 func (c *Controller) setFresh(g *G, in bool) {
-	if g.fresh == in {
-		return
+	if g.fresh != in {
+		c.refresh(g, in)
 	}
+}
+
+// refresh is setFresh for a goroutine whose membership changes.
+//
+//go:norace
+func (c *Controller) refresh(g *G, in bool) {
 	g.fresh = in
 	if in && !g.overdue {
 		g.since, g.overdue = c.steps, true
@@ -452,7 +452,7 @@ func (g *G) PolledOutside() { g.c.poll(g, pollOutside) }
 //
 //go:norace
 func (g *G) Changed(ch uintptr) {
-	g.pollEvent = false
+	g.pollEvent, g.goChange = false, true
 	g.c.goChanged(ch)
 }
 
@@ -480,9 +480,15 @@ func (c *Controller) poll(g *G, kind pollKind) {
 //go:norace
 func (c *Controller) changed() {
 	c.changes++
-	if len(c.stale) == 0 {
-		return // at most events: no clear, no write of the slice
+	if len(c.stale) > 0 { // at most events, not: no clear, no write of the slice
+		c.unstale()
 	}
+}
+
+// unstale makes the stale pollers candidates again.
+//
+//go:norace
+func (c *Controller) unstale() {
 	for _, g := range c.stale {
 		g.stale = false
 		c.setFresh(g, g.cand && !g.done)
@@ -501,15 +507,22 @@ func (c *Controller) progressed() {
 }
 
 // account takes stock of g's previous event at its next one (or its exit):
-// if it changed something (it was neither pure nor a poll), the execution
-// progressed, and g's polls start over; pure events (the reads between
-// the polls of a loop) leave them be.
+// if it changed something (it was neither pure nor a poll, or it moved a
+// Go channel's value), the execution progressed, and g's polls start over;
+// pure events (the reads between the polls of a loop) leave them be. A
+// poller of Go channels takes a value after its poll, a Yield, which is
+// pure: the take is a change all the same, which a select that mixes
+// weft's channels with Go's waits for (eapache/channels' ResizableChannel:
+// its loop, stale, missed its receiver's takes, and waited for a stall
+// round at almost every value).
 //
 //go:norace
 func (c *Controller) account(g *G) {
-	progress := !g.pollEvent && g.op != nil && !g.op.pure
-	c.accountSpin(g, progress)
-	if progress {
+	progress := g.goChange || !g.pollEvent && g.op != nil && !g.op.pure
+	if !progress {
+		c.accountSpin(g)
+	} else {
+		c.accountChange(g)
 		g.polls, g.outside = 0, false
 		if g.stale && g.goPoll {
 			// Run while stale (a followed schedule may) and past its
@@ -519,25 +532,21 @@ func (c *Controller) account(g *G) {
 			c.goStaleN--
 		}
 		c.progressed()
-		// Once is enough: a store's new value (accountSpin) has just
+		// Once is enough: a store's new value (accountChange) has just
 		// recorded it. An object nobody waits on has nobody to ask
 		// (flush): g, which runs, registers its own wait with its answer.
 		if g.obj != 0 && c.watched(g.obj) && (len(c.dirty) == 0 || c.dirty[len(c.dirty)-1] != g.obj) {
 			c.dirty = append(c.dirty, g.obj)
 		}
 	}
-	g.pollEvent = false
+	g.pollEvent, g.goChange, g.observed, g.wroteValue = false, false, false, false
 }
 
-// pollRead counts a read of object obj by g: the third read in a row of a
-// location that nothing changed in between is a poll.
+// pollRead counts a read of object obj (not 0) by g: the third read in a
+// row of a location that nothing changed in between is a poll.
 //
 //go:norace
-func (c *Controller) pollRead(g *G, op *Op, obj uint32) {
-	if op.access != Read || obj == 0 {
-		g.readObj = 0
-		return
-	}
+func (c *Controller) pollRead(g *G, obj uint32) {
 	if obj == g.readObj && g.readMark == c.changes {
 		g.rereads++
 		if g.rereads >= 2 {

@@ -106,7 +106,7 @@ type watcher struct {
 // reset starts watching c's execution.
 func (w *watcher) reset(c *Controller) {
 	*w = watcher{c: c, interval: max(c.opts.BlockTimeout/4, time.Millisecond),
-		last: c.progress.Load(), tick: time.Now()}
+		last: c.look(), tick: time.Now()}
 	w.cpu, w.cpuKnown = cpuTime()
 }
 
@@ -129,7 +129,7 @@ func (w *watcher) check() (g *G, s goroutineStack, running, stuck bool) {
 	now := time.Now()
 	passed := min(now.Sub(w.tick), 2*w.interval)
 	w.tick = now
-	if p := c.progress.Load(); p != w.last || c.dumping.Load() {
+	if p := c.look(); p != w.last || c.dumping.Load() {
 		w.last, w.still, w.blocked = p, 0, 0
 		w.cpu, w.cpuKnown = cpuTime()
 		return nil, s, false, false
@@ -235,4 +235,35 @@ func (c *Controller) escapedGoroutines() []Waiting {
 		}
 	}
 	return out
+}
+
+// Observers of an execution from outside it (the watchdog, a visitor
+// waiting for its visit) ask whether it moved between two of their looks.
+// An event publishes that it moved only when an observer looked since the
+// last publication: a load of a flag at every event, where a count
+// advanced at every event would cost each one an atomic read-modify-write,
+// a tenth of a small event. Whatever the number of observers, an event
+// after an observer's look is counted by its next look: the event either
+// finds the flag that look cleared, and publishes, or finds it set by an
+// event after that look, whose count, published after setting it (and
+// before the event runs on), the next look reads (barring the nanoseconds
+// between the two, in which the next look may come first, and the one
+// after counts it).
+
+// moves publishes that the execution moves, at each of its events.
+//
+//go:norace
+func (c *Controller) moves() {
+	if !c.moved.Load() {
+		c.moved.Store(true)
+		c.progress.Add(1)
+	}
+}
+
+// look returns the count of the moves published so far, for an observer
+// to compare with its next look's.
+func (c *Controller) look() uint64 {
+	p := c.progress.Load()
+	c.moved.Store(false)
+	return p
 }

@@ -126,3 +126,20 @@ func TestControlledInsidePollerBesideGoPoller(t *testing.T) {
 		t.Fatalf("failure: %s", r.Failure.Summary())
 	}
 }
+
+// TestControlledGoPollerAfterReturn: a goroutine left polling a Go
+// channel that nothing feeds when the test returns is reported as blocked,
+// and as a likely leak (eapache/channels' tests leave their buffers' loops
+// so, as goleak shows under go test).
+func TestControlledGoPollerAfterReturn(t *testing.T) {
+	opts := simtest.Options()
+	// Longer than a stall's wait for visits (up to 500 ms, when other
+	// tests of the process left goroutines outside), which the watchdog
+	// would report as blocked first.
+	opts.BlockTimeout = time.Second
+	r := sched.Run(func() {
+		in := make(chan int)
+		sim.Go(func() { sim.RecvGo(in) })
+	}, explore.RandomWalk(1), opts)
+	wantFailure(t, r, sched.Blocked, "the test returned, and goroutine 0.1 polled outside weft's control (in Yield) for 1s while nothing else could run: a leak, unless a goroutine weft does not control changes what it polls later")
+}

@@ -141,7 +141,7 @@ func Select(cases ...Case) int {
 		return selectPolling(cases, def) // see selectgo.go
 	}
 	if g != nil {
-		return selectControlled(g, cases, def)
+		return selectControlled(g, cases, def, nil)
 	}
 	if t != nil {
 		return selectRecorded(t, cases, def)
@@ -241,8 +241,13 @@ func (w *selectReady) Ready() bool {
 // one of them, or until a case becomes ready otherwise (a value or room in
 // a buffered channel, a closed channel): it then completes one of those.
 //
+// If stop is not nil, it is called once the select's event lets g go on,
+// before the select looks at its cases: when it reports true, the select
+// returns -2, having done nothing (a polling select's offer was taken
+// while it waited for its turn, see selectPolling).
+//
 //go:norace
-func selectControlled(g *sched.G, cases []Case, def int) int {
+func selectControlled(g *sched.G, cases []Case, def int, stop func() bool) int {
 	ctl := make([]controlledCase, len(cases))
 	channels := 0
 	for i := range cases {
@@ -257,6 +262,9 @@ func selectControlled(g *sched.G, cases []Case, def int) int {
 	}
 	sel := &selection{}
 	g.Step(opSelect, 0, nil)
+	if stop != nil && stop() {
+		return -2
+	}
 	ready := readyCases(ctl, sel, nil)
 	if len(ready) == 0 {
 		if def >= 0 {

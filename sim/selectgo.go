@@ -91,7 +91,7 @@ func (ch *goChan[T]) try(c Case) bool {
 		// A value handed off by a sender of the execution comes first,
 		// from the handoff: in Go's order, an empty channel's blocked
 		// sender is the first.
-		if g, _ := who(); g != nil && takeGoSend(g, ch.goChannel(), c) {
+		if g, _ := who(); g != nil && takeGoSend(g, ch.goChannel(), c, nil) {
 			return true
 		}
 	}
@@ -144,20 +144,34 @@ func selectPolling(cases []Case, def int) int {
 	weft = append(weft, OnDefault(nil))
 	var off offer
 	defer off.withdraw()
+	// The offer of the send cases stands while the goroutine waits for
+	// its turn, at every scheduling point of a round, and is withdrawn
+	// once it has the turn: a receiver that polls the other end while it
+	// waits finds the offer (withdrawn at the top of each round, it was
+	// missing from the select of weft's cases, and eapache/channels'
+	// ResizableChannel, whose loop mixes weft's channels and Go's, waited
+	// for a stall round at almost every value).
+	taken := -1
+	stop := func() bool {
+		taken = off.taken()
+		return taken >= 0
+	}
 	for first := true; ; first = false {
-		if i := off.taken(); i >= 0 {
+		// The select of weft's cases is the round's scheduling point; a
+		// round of Go channels alone has its poll for one, after the first.
+		if first || len(index) > 0 {
+			if i := selectWeft(weft, stop); taken < 0 && i < len(index) {
+				return index[i]
+			}
+		} else {
+			stop()
+		}
+		if i := taken; i >= 0 {
 			if g, _ := who(); g != nil {
 				g.Changed(cases[i].ch.(goCase).goChannel())
 			}
 			callFunc(cases[i])
 			return i
-		}
-		// The select of weft's cases is the round's scheduling point; a
-		// round of Go channels alone has its poll for one, after the first.
-		if first || len(index) > 0 {
-			if i := Select(weft...); i < len(index) {
-				return index[i]
-			}
 		}
 		for _, i := range goCases {
 			if c := cases[i]; c.ch.try(c) {
@@ -179,73 +193,94 @@ func selectPolling(cases []Case, def int) int {
 	}
 }
 
-// An offer is a send case of a polling select on a Go channel, held out
-// by a plain goroutine blocked in the send while the select's goroutine
-// polls: a receiver that polls the channel too (a select on the other end
-// of an unbuffered channel that weft leaves Go's, as gocron's Jobs and its
+// selectWeft is the select of a polling select's cases on weft's channels,
+// its default case last; under control, stop is called when it has the
+// turn, before it looks at its cases (see selectControlled).
+func selectWeft(weft []Case, stop func() bool) int {
+	if g, _ := who(); g != nil {
+		return selectControlled(g, weft, len(weft)-1, stop)
+	}
+	stop()
+	return Select(weft...)
+}
+
+// An offer holds out the send cases of a polling select on Go channels
+// while the select's goroutine polls: a handoff of them all (see
+// gosend.go), whose plain goroutine blocks in a select of the sends, and
+// from which a receiver of the execution takes one under the baton. A
+// receiver that polls the channel too (a select on the other end of an
+// unbuffered channel that weft leaves Go's, as gocron's Jobs and its
 // scheduler loop are) then finds a sender waiting, as two goroutines that
-// only ever try the channel without blocking never would. One send case
-// at a time is offered, in turn, so that at most one proceeds; the select
+// only ever try the channel without blocking never would. The select
 // withdraws the offer before it tries its cases again, and takes the send
-// case if a receiver took the value meanwhile.
+// case that went meanwhile, if one did; it makes the offer again, in the
+// same step, before it lets the others run.
 type offer struct {
-	i      int           // the case offered
-	cancel chan struct{} // closed to withdraw it
-	sent   chan bool     // whether the value was taken, once withdrawn
-	turn   int
+	h     *handoff
+	index []int // the cases of h's sends, by their index in h
+	made  bool  // an offer was made: later ones wake no poller
 }
 
-// offerer is a Go channel's case that can be offered.
+// offerer is a Go channel's case that can be offered: deliverer returns
+// the function that passes send case c's value to a receive case.
 type offerer interface {
-	offer(c Case, cancel <-chan struct{}, sent chan<- bool)
+	deliverer(c Case) func(rc Case)
 }
 
-func (ch *goChan[T]) offer(c Case, cancel <-chan struct{}, sent chan<- bool) {
+func (ch *goChan[T]) deliverer(c Case) func(rc Case) {
 	v := sendValue[T](c)
-	started := make(chan struct{})
-	go func() {
-		close(started)
-		select {
-		case ch.sc <- v:
-			sent <- true
-		case <-cancel:
-			sent <- false
-		}
-	}()
-	<-started // so that a receiver run next finds it there
+	return func(rc Case) { deliverRecv(rc, v, true) }
 }
 
-// make offers the next send case of cases, under control.
+// make offers the send cases of cases, under control.
 func (o *offer) make(cases []Case, goCases []int) {
-	if g, _ := who(); g == nil {
+	g, _ := who()
+	if g == nil {
 		return
 	}
-	var sends []int
+	var sends []reflect.SelectCase
+	var deliver []func(Case)
+	o.index = o.index[:0]
 	for _, i := range goCases {
-		if cases[i].dir == caseSend {
-			sends = append(sends, i)
+		if c := cases[i]; c.dir == caseSend {
+			sends = append(sends, c.ch.reflectCase(c))
+			deliver = append(deliver, c.ch.(offerer).deliverer(c))
+			o.index = append(o.index, i)
 		}
 	}
+	o.hold(g, sends, deliver)
+}
+
+// hold hands sends off, and wakes the pollers of their channels at the
+// first offer.
+func (o *offer) hold(g *sched.G, sends []reflect.SelectCase, deliver []func(Case)) {
 	if len(sends) == 0 {
 		return
 	}
-	o.i = sends[o.turn%len(sends)]
-	o.turn++
-	o.cancel, o.sent = make(chan struct{}), make(chan bool, 1)
-	cases[o.i].ch.(offerer).offer(cases[o.i], o.cancel, o.sent)
+	o.h = handOffReflected(g, sends, deliver)
+	if !o.made {
+		o.made = true
+		for _, s := range o.h.sends {
+			g.Changed(s.ch) // a sender waits now: pollers of its channel look again
+		}
+	}
 }
 
-// taken withdraws the offer, and returns its case if the value was taken,
-// or -1.
+// taken withdraws the offer, and returns the case taken meanwhile, by a
+// receiver of the execution or one outside, or -1.
 func (o *offer) taken() int {
-	if o.cancel == nil {
+	h := o.h
+	if h == nil {
 		return -1
 	}
-	close(o.cancel)
-	i, sent := o.i, <-o.sent
-	o.cancel = nil
-	if sent {
-		return i
+	o.h = nil
+	g, _ := who()
+	h.withdraw(g)
+	switch {
+	case h.taken >= 0:
+		return o.index[h.taken]
+	case h.sent >= 0:
+		return o.index[h.sent]
 	}
 	return -1
 }
@@ -253,8 +288,9 @@ func (o *offer) taken() int {
 // withdraw withdraws an offer the select leaves without looking (its
 // goroutine ends: the execution is aborted).
 func (o *offer) withdraw() {
-	if o.cancel != nil {
-		close(o.cancel)
+	if h := o.h; h != nil && !h.done {
+		h.done = true
+		close(h.cancel)
 	}
 }
 
@@ -331,13 +367,19 @@ func SendGo[T any](c chan<- T, v T) {
 		c <- v
 		return
 	}
+	if c == nil {
+		// Never ready: it waits as on weft's nil channel, forever, not
+		// for the world outside (eapache/channels' DeadChannel).
+		Select(OnSendGo(c, v, nil))
+		return
+	}
 	if Select(OnSendGo(c, v, nil), OnDefault(nil)) == 0 {
 		return
 	}
 	if g, _ := who(); g != nil {
-		s := handOff(g, c, v)
-		g.Changed(s.ch) // a sender waits now: pollers of c look again
-		s.waitSent(g)
+		h := handOff(g, c, v)
+		g.Changed(h.sends[0].ch) // a sender waits now: pollers of c look again
+		h.waitSent(g)
 		return
 	}
 	sent := make(chan struct{})

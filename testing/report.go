@@ -249,8 +249,15 @@ func writeAccess(b *strings.Builder, i int, a sched.RaceAccess) {
 	writeIndented(b, "      ", a.Stack)
 }
 
+// maxPreemptionsShown bounds the preemptions a report shows, the last,
+// nearest the failure: a failure that is not minimized (blocked, outside)
+// may keep thousands (eapache/channels' blocked tests showed up to 16,000,
+// 40,000 lines of report each, 52 MB of go test -json for the suite).
+const maxPreemptionsShown = 16
+
 // writeTimeline writes the events around each preemption of a traced
-// execution; without preemptions, the last events before the failure.
+// execution (the last maxPreemptionsShown); without preemptions, the last
+// events before the failure.
 func writeTimeline(b *strings.Builder, r *sched.Result) {
 	if len(r.Trace) == 0 {
 		return
@@ -271,7 +278,14 @@ func writeTimeline(b *strings.Builder, r *sched.Result) {
 		writeEvents(b, r.Trace[from:], -1)
 		return
 	}
+	first := max(len(preempts)-maxPreemptionsShown, 0)
+	if first > 0 {
+		fmt.Fprintf(b, "  preemptions 1 to %d of %d not shown (the saved schedule has them all)\n", first, len(preempts))
+	}
 	for i, c := range preempts {
+		if i < first {
+			continue
+		}
 		k, ok := index[fmt.Sprintf("%s#%d", c.G, c.N)]
 		if !ok {
 			continue

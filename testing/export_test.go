@@ -1,0 +1,4 @@
+package weft
+
+// WriteTimeline exports writeTimeline to the tests.
+var WriteTimeline = writeTimeline

@@ -1,0 +1,34 @@
+package weft_test
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/weftdev/weft/sched"
+	weft "github.com/weftdev/weft/testing"
+)
+
+// TestTimelineShowsLastPreemptions: a report shows the last 16
+// preemptions of an execution that keeps more (a blocked failure, not
+// minimized: eapache/channels' showed up to 16,000, 40,000 lines each).
+func TestTimelineShowsLastPreemptions(t *testing.T) {
+	const n = 40
+	r := &sched.Result{}
+	for i := 1; i <= n; i++ {
+		r.Trace = append(r.Trace, sched.Event{G: "0", N: i, Op: "Yield", Site: "p.go:" + strconv.Itoa(i)})
+		r.Schedule = append(r.Schedule, sched.Choice{Kind: sched.RunChoice, G: "0", N: i, Next: "0.1", Preempt: true})
+	}
+	var b strings.Builder
+	weft.WriteTimeline(&b, r)
+	out := b.String()
+	if !strings.Contains(out, "preemptions 1 to 24 of 40 not shown") {
+		t.Errorf("no note of the preemptions left out:\n%s", out)
+	}
+	if got := strings.Count(out, "  preemption "); got != 16 {
+		t.Errorf("%d preemptions shown, want 16:\n%s", got, out)
+	}
+	if strings.Contains(out, "preemption 24 of 40") || !strings.Contains(out, "preemption 25 of 40") {
+		t.Errorf("not the last 16 shown:\n%s", out)
+	}
+}
