@@ -1144,6 +1144,11 @@ func (c *Controller) leave(g *G, keep bool) {
 			return
 		}
 	}
+	if c.abandoned.Load() {
+		// Abandoned while g decided: the watchdog's drain wakes the others.
+		c.drain(g)
+		return
+	}
 	// Aborting: wake the remaining goroutines one at a time; each exits
 	// as soon as it runs, and passes the baton to the next.
 	if c.nlive == 0 {

@@ -171,6 +171,12 @@ const maxIdleFires = 1 << 20
 func (c *Controller) decide(g *G) *G {
 	idle := 0
 	for sub := 0; ; {
+		if c.abandoned.Load() {
+			// The watchdog gave up on the execution while g waited in
+			// real time (for visits, for the world outside): its
+			// goroutines are being drained, and g decides nothing.
+			return nil
+		}
 		c.flush()
 		if c.opts.Verify {
 			c.verify()
@@ -209,7 +215,7 @@ func (c *Controller) decide(g *G) *G {
 			if c.unstall() || c.awaitVisit(g) {
 				continue
 			}
-			if !c.aborting {
+			if !c.aborting && !c.abandoned.Load() {
 				c.stalled()
 			}
 			return nil

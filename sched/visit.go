@@ -127,12 +127,12 @@ var visitors struct {
 // state, on a goroutine of the execution while none of them runs, and
 // reports whether it could complete; it is tried at every stall until it
 // does. Visit waits, and reports whether try completed; false when exec is
-// over or ends first (the execution then fails as Outside), or stopped
-// moving for visitStuck: the caller then goes on as Outside's callers do,
+// over or ends first (the execution then fails as Outside), was abandoned
+// by the watchdog, or stopped moving for visitStuck: the caller then goes on as Outside's callers do,
 // in plain mode. It is for package sim, from the plain path of an
 // operation whose object's state belongs to an execution.
 func (c *Controller) Visit(exec uint64, op *Op, obj uint32, what string, try func(g *G) bool) bool {
-	if race.Enabled || c.live.Load() != exec {
+	if race.Enabled || c.live.Load() != exec || c.abandoned.Load() {
 		// Under the race detector a step hides its synchronization,
 		// the visit's included: the visitor's use goes on as Outside's.
 		return false
@@ -173,6 +173,9 @@ func (c *Controller) Visit(exec uint64, op *Op, obj uint32, what string, try fun
 			return ok
 		case <-tick.C:
 		}
+		if c.abandoned.Load() && v.state.CompareAndSwap(visitPending, visitWithdrawn) {
+			return false // the watchdog gave up on the execution: no goroutine of it decides
+		}
 		if p := c.look(); p != last || othersRun() {
 			last, still = p, 0
 			continue
@@ -189,7 +192,7 @@ func (c *Controller) Visit(exec uint64, op *Op, obj uint32, what string, try fun
 //
 //go:norace
 func (c *Controller) serveVisits(g *G) bool {
-	if visitors.pending.Load() == 0 || c.aborting {
+	if visitors.pending.Load() == 0 || c.aborting || c.abandoned.Load() {
 		return false
 	}
 	visitors.mu.Lock()
@@ -257,7 +260,7 @@ func (c *Controller) awaitVisit(g *G) bool {
 			return false
 		}
 	}
-	for c.visitWait < linger {
+	for c.visitWait < linger && !c.abandoned.Load() {
 		visitors.mu.Lock()
 		q := visitors.byExec[c.seq]
 		visitors.mu.Unlock()
