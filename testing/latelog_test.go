@@ -106,3 +106,24 @@ func TestLogBeforeTheCleanupsEndIsNoFailure(t *testing.T) {
 		release.Close()
 	}, weft.CorpusDir(t.TempDir()), weft.Iterations(300))
 }
+
+// A goroutine that code weft does not instrument starts (a plain go
+// statement) and that logs late keeps its line, as before: it inherits the
+// identity of the controlled goroutine that started it, which holds the
+// baton meanwhile, and a panic there would end the process.
+func TestLateLogOfAPlainGoroutineKeepsTheLine(t *testing.T) {
+	t.Parallel()
+	f, err := weft.Find(func(t *weft.T) {
+		sim.Go(func() {
+			done := make(chan bool)
+			go func() {
+				t.Logf("late, from a plain goroutine")
+				close(done)
+			}()
+			<-done
+		})
+	}, weft.Iterations(20))
+	if err != nil || f != nil {
+		t.Fatalf("%v %v", err, f)
+	}
+}

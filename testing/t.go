@@ -180,10 +180,12 @@ func (t *T) log(site, msg string, isError bool) {
 	t.x.mu.Lock()
 	late := t.late(msg, isError)
 	t.x.mu.Unlock()
-	if late != "" && sched.Current() != nil {
-		// As go test does. A goroutine that unwinds once the execution
-		// is aborted or kept running too long panics there as a
-		// consequence, which the controller does not report.
+	if late != "" && sched.OnWorker() && sched.Current() != nil {
+		// As go test does, in a controlled goroutine: the controller
+		// reports the panic, but not one of a goroutine that unwinds once
+		// the execution is aborted or kept running too long, a
+		// consequence. A goroutine started by code weft does not
+		// instrument keeps the line: its panic would end the process.
 		panic(late)
 	}
 	t.x.mu.Lock()
