@@ -22,7 +22,11 @@ import (
 // What the body logs, and its subtests, appear in go test's output (with
 // -v, or when the test fails) as they would under go test: those of the
 // first execution when every execution passed, those of the failing one
-// otherwise.
+// otherwise. As under go test, a test has completed once its function,
+// its Cleanup functions and its subtests have returned: a line logged to
+// it after goes to its nearest ancestor still running, and with none (or
+// for an error) a controlled goroutine panics as go test's do, "Log in
+// goroutine after TestX has completed: ...", which fails the execution.
 //
 // Outside a controlled execution (RunPlain), T records errors like
 // testing.T, and Fatalf ends the calling goroutine.
