@@ -181,6 +181,7 @@ func (r *Session) newThread(id string) *Thread {
 		t.bit = 1 << idx
 	}
 	t.Stream = Stream{run: r, kind: chunkThread, id: idx}
+	t.reads.Prime()
 	r.threads = append(r.threads, t)
 	r.rec.NewThread(t)
 	return t

@@ -139,25 +139,35 @@ func TestRecordWatchdogEndsADeadlockedRun(t *testing.T) {
 }
 
 func TestRecordReportsLockOrderInversion(t *testing.T) {
-	res, _ := recordOnce(t, func() {
-		var a, b sim.Mutex
-		a.Lock()
-		b.Lock()
-		b.Unlock()
-		a.Unlock()
-		b.Lock()
-		a.Lock() // the other order: a potential deadlock
-		a.Unlock()
-		b.Unlock()
-	}, record.Options{LockOrder: true})
-	if !res.Complete {
-		t.Fatal("the run did not complete")
-	}
-	if res.Failure == nil || res.Failure.Kind != sched.Deadlock || !strings.Contains(res.Failure.Message, "potential deadlock") {
-		t.Fatalf("failure %+v, want go-deadlock's lock-order report", res.Failure)
-	}
-	if !strings.Contains(res.Failure.Stack, "run_test.go") {
-		t.Errorf("report without the locking sites:\n%s", res.Failure.Stack)
+	// The mutexes' first operation makes their state for the run, which
+	// takes the run's choice of lock: a TryLock's as a Lock's.
+	for _, first := range []string{"Lock", "TryLock"} {
+		t.Run(first, func(t *testing.T) {
+			res, _ := recordOnce(t, func() {
+				var a, b sim.Mutex
+				if first == "Lock" {
+					a.Lock()
+				} else if !a.TryLock() {
+					panic("TryLock of a free mutex failed")
+				}
+				b.Lock()
+				b.Unlock()
+				a.Unlock()
+				b.Lock()
+				a.Lock() // the other order: a potential deadlock
+				a.Unlock()
+				b.Unlock()
+			}, record.Options{LockOrder: true})
+			if !res.Complete {
+				t.Fatal("the run did not complete")
+			}
+			if res.Failure == nil || res.Failure.Kind != sched.Deadlock || !strings.Contains(res.Failure.Message, "potential deadlock") {
+				t.Fatalf("failure %+v, want go-deadlock's lock-order report", res.Failure)
+			}
+			if !strings.Contains(res.Failure.Stack, "run_test.go") {
+				t.Errorf("report without the locking sites:\n%s", res.Failure.Stack)
+			}
+		})
 	}
 }
 

@@ -21,8 +21,8 @@ type Thread struct {
 	idx      uint32
 	n        uint64 // operations begun, as sched.G.Ops counts
 	children lineage.Children
-	reads    sched.Digest
-	bit      uint64 // 1<<idx, or 0 for idx ≥ 64
+	reads    sched.Digest // primed (see Observe)
+	bit      uint64       // 1<<idx, or 0 for idx ≥ 64
 	rng      uint64
 	bind     gls.Binding
 	touches  TouchDecoder // the state of touch's coding, which decoding replays
@@ -165,11 +165,11 @@ func (t *Thread) ops() uint64 { return t.n }
 // then, as for ops, nothing orders its last writes before this read.
 //
 //go:norace
-func (t *Thread) counts() (uint64, sched.Digest) { return t.n, t.reads }
+func (t *Thread) counts() (uint64, sched.Digest) { return t.n, t.reads.Sum() }
 
 // Observe chains a digest of a value t read into its read digest, which a
-// replay must reproduce.
-func (t *Thread) Observe(v uint64) { t.reads.Add(v) }
+// replay must reproduce. The digest is primed when t is made.
+func (t *Thread) Observe(v uint64) { t.reads.AddPrimed(v) }
 
 // Choose returns a random value in [0, n) for t's current operation (a
 // random draw, the case a select picks among ready ones) and logs it, so

@@ -181,11 +181,37 @@ func (d *Digest) Add(v uint64) {
 	if d.Reads == 0 {
 		d.Hash = fnv.Offset
 	}
+	d.AddPrimed(v)
+}
+
+// Prime readies d for AddPrimed: the hash of no value, as Add starts it
+// at the first. A primed digest is Add's once a value was added; Sum
+// gives it before.
+//
+//go:norace
+func (d *Digest) Prime() { d.Hash = fnv.Offset }
+
+// AddPrimed is Add on a primed digest, without Add's test for the first
+// value: a recorded goroutine's reads, on the hottest path of a recording.
+//
+//go:norace
+func (d *Digest) AddPrimed(v uint64) {
 	d.Reads++
 	// One multiply and a shift: each step is a bijection of the value
 	// for a given hash, so one changed value always changes the hash.
 	h := (d.Hash ^ v) * 0x9e3779b97f4a7c15
 	d.Hash = h ^ h>>29
+}
+
+// Sum returns the digest Add would have made of the values added to d,
+// primed (its hash 0 if there were none).
+//
+//go:norace
+func (d Digest) Sum() Digest {
+	if d.Reads == 0 {
+		d.Hash = 0
+	}
+	return d
 }
 
 // An Event is one scheduling point of an execution, as recorded in a trace.
@@ -846,7 +872,13 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, poll pollKind) {
 	if g.polls >= 2 {
 		c.makeStale(g)
 	}
-	c.await(g)
+	g.wgen++
+	g.overdue = false // it ran: its wait starts now
+	if g.wait == nil {
+		c.setCand(g, true)
+	} else {
+		c.await(g)
+	}
 	// The checks of a decision that lets g run on come first, inlined: most
 	// decisions are, and the loop of decide costs a dozen calls.
 	next := g

@@ -87,23 +87,22 @@ func (g *G) spinning() bool { return g.spin.looks >= 2 }
 //go:norace
 func (g *G) Wrote(v uint64) { g.wrote, g.wroteValue = v, true }
 
-// accountSpin takes stock of g's previous event for its spin loop and the
-// value of the event's object; progress says the event changed something.
-// Called by account.
+// accountChange takes stock of g's previous event, which changed something
+// (see account): what is known of the value of the event's object, and the
+// end of any loop g was in.
 //
 //go:norace
-func (c *Controller) accountSpin(g *G, progress bool) {
+func (c *Controller) accountChange(g *G) {
+	c.setValue(g.obj, g.wrote, g.wroteValue) // unknown, but for what it wrote
+	g.spin = spin{}
+}
+
+// accountSpin takes stock of g's previous event, which changed nothing, for
+// its spin loop and the value of the event's object. Called by account.
+//
+//go:norace
+func (c *Controller) accountSpin(g *G) {
 	obj := g.obj
-	if progress { // at most events: a change, which ends every loop
-		if g.wroteValue {
-			c.setValue(obj, g.wrote, true)
-		} else if obj != 0 {
-			c.setValue(obj, 0, false)
-		}
-		g.spin = spin{}
-		g.observed, g.wroteValue = false, false
-		return
-	}
 	switch {
 	case g.wroteValue:
 		c.setValue(obj, g.wrote, true)
@@ -125,11 +124,10 @@ func (c *Controller) accountSpin(g *G, progress bool) {
 	default:
 		*s = spin{}
 	}
-	g.observed, g.wroteValue = false, false
 }
 
-// setValue records what the controller knows of obj's value; a change of
-// it asks the spinners on obj again.
+// setValue records what the controller knows of obj's value: digest if
+// known, nothing if not; a change of it asks the spinners on obj again.
 //
 //go:norace
 func (c *Controller) setValue(obj uint32, digest uint64, known bool) {
@@ -139,7 +137,10 @@ func (c *Controller) setValue(obj uint32, digest uint64, known bool) {
 	for int(obj) >= len(c.values) {
 		c.values = append(c.values, objValue{})
 	}
-	v := objValue{digest: digest, known: known}
+	v := objValue{known: known}
+	if known {
+		v.digest = digest
+	}
 	if c.values[obj] == v {
 		return
 	}

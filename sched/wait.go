@@ -62,18 +62,12 @@ func (g *G) Touch(obj uint32) {
 	}
 }
 
-// await registers g's pending Waiter and makes g a candidate if it is
-// ready. Called at g's event, with g.wait set.
+// await registers g's pending Waiter, not nil, and makes g a candidate if
+// it is ready. Called at g's event, with g.wait set and g.wgen advanced.
 //
 //go:norace
 func (c *Controller) await(g *G) {
-	g.wgen++
-	g.overdue = false // it ran: its wait starts now
 	w := g.wait
-	if w == nil {
-		c.setCand(g, true)
-		return
-	}
 	switch w := w.(type) {
 	case *Timer:
 		w.sleeper, w.gen = g, g.wgen
@@ -520,8 +514,10 @@ func (c *Controller) progressed() {
 //go:norace
 func (c *Controller) account(g *G) {
 	progress := !g.pollEvent && g.op != nil && !g.op.pure
-	c.accountSpin(g, progress)
-	if progress {
+	if !progress {
+		c.accountSpin(g)
+	} else {
+		c.accountChange(g)
 		g.polls, g.outside = 0, false
 		if g.stale && g.goPoll {
 			// Run while stale (a followed schedule may) and past its
@@ -531,14 +527,14 @@ func (c *Controller) account(g *G) {
 			c.goStaleN--
 		}
 		c.progressed()
-		// Once is enough: a store's new value (accountSpin) has just
+		// Once is enough: a store's new value (accountChange) has just
 		// recorded it. An object nobody waits on has nobody to ask
 		// (flush): g, which runs, registers its own wait with its answer.
 		if g.obj != 0 && c.watched(g.obj) && (len(c.dirty) == 0 || c.dirty[len(c.dirty)-1] != g.obj) {
 			c.dirty = append(c.dirty, g.obj)
 		}
 	}
-	g.pollEvent = false
+	g.pollEvent, g.observed, g.wroteValue = false, false, false
 }
 
 // pollRead counts a read of object obj (not 0) by g: the third read in a

@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 
 	"github.com/weftdev/weft/internal/gls"
+	"github.com/weftdev/weft/record"
+	"github.com/weftdev/weft/sched"
 )
 
 // An Int32 is an atomic int32.
@@ -23,7 +25,29 @@ func (x *Int32) Load() int32 {
 }
 
 //go:noinline
-func (x *Int32) loadSlow() int32 { return atomicLoad(&x.st, x.v.Load) }
+func (x *Int32) loadSlow() int32 {
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			for {
+				b := r.ReadBegin(t, l)
+				v := x.v.Load()
+				if !r.ReadEnd(t, l, b, uint64(v)) {
+					t.Observe(uint64(v))
+					return v
+				}
+			}
+		}
+	}
+	return atomicLoad(whoIn(k, p), &x.st, x.v.Load)
+}
 
 // Store atomically stores v.
 func (x *Int32) Store(v int32) {
@@ -35,7 +59,25 @@ func (x *Int32) Store(v int32) {
 }
 
 //go:noinline
-func (x *Int32) storeSlow(v int32) { atomicStore(&x.st, v, x.v.Store) }
+func (x *Int32) storeSlow(v int32) {
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			x.v.Store(v)
+			r.WriteEnd(t, l, sched.Write, 0, uint64(v))
+			return
+		}
+	}
+	atomicStore(whoIn(k, p), &x.st, v, x.v.Store)
+}
 
 // Swap atomically stores new and returns the previous value.
 func (x *Int32) Swap(new int32) int32 {
@@ -47,7 +89,24 @@ func (x *Int32) Swap(new int32) int32 {
 
 //go:noinline
 func (x *Int32) swapSlow(new int32) int32 {
-	return atomicRMW(&x.st, opAtomicSwap, func() (int32, uint64, uint64) {
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			old := x.v.Swap(new)
+			r.WriteEnd(t, l, sched.ReadWrite, uint64(old), uint64(new))
+			t.Observe(uint64(old))
+			return old
+		}
+	}
+	return atomicRMW(whoIn(k, p), &x.st, opAtomicSwap, func() (int32, uint64, uint64) {
 		old := x.v.Swap(new)
 		return old, d64(old), d64(new)
 	})
@@ -63,7 +122,29 @@ func (x *Int32) CompareAndSwap(old, new int32) bool {
 
 //go:noinline
 func (x *Int32) casSlow(old, new int32) bool {
-	return atomicRMW(&x.st, opAtomicCAS, func() (bool, uint64, uint64) {
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			if x.v.CompareAndSwap(old, new) {
+				r.WriteEnd(t, l, sched.ReadWrite, uint64(old), uint64(new))
+				t.Observe(uint64(old))
+				return true
+			}
+			cur := uint64(x.v.Load())
+			r.WriteEnd(t, l, sched.ReadWrite, cur, cur)
+			t.Observe(cur)
+			return false
+		}
+	}
+	return atomicRMW(whoIn(k, p), &x.st, opAtomicCAS, func() (bool, uint64, uint64) {
 		if x.v.CompareAndSwap(old, new) {
 			return true, d64(old), d64(new)
 		}
@@ -82,7 +163,24 @@ func (x *Int32) Add(delta int32) int32 {
 
 //go:noinline
 func (x *Int32) addSlow(delta int32) int32 {
-	return atomicRMW(&x.st, opAtomicAdd, func() (int32, uint64, uint64) {
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			n := x.v.Add(delta)
+			r.WriteEnd(t, l, sched.ReadWrite, uint64(n-delta), uint64(n))
+			t.Observe(uint64(n - delta))
+			return n
+		}
+	}
+	return atomicRMW(whoIn(k, p), &x.st, opAtomicAdd, func() (int32, uint64, uint64) {
 		n := x.v.Add(delta)
 		return n, d64(n - delta), d64(n)
 	})
@@ -103,7 +201,29 @@ func (x *Int64) Load() int64 {
 }
 
 //go:noinline
-func (x *Int64) loadSlow() int64 { return atomicLoad(&x.st, x.v.Load) }
+func (x *Int64) loadSlow() int64 {
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			for {
+				b := r.ReadBegin(t, l)
+				v := x.v.Load()
+				if !r.ReadEnd(t, l, b, uint64(v)) {
+					t.Observe(uint64(v))
+					return v
+				}
+			}
+		}
+	}
+	return atomicLoad(whoIn(k, p), &x.st, x.v.Load)
+}
 
 // Store atomically stores v.
 func (x *Int64) Store(v int64) {
@@ -115,7 +235,25 @@ func (x *Int64) Store(v int64) {
 }
 
 //go:noinline
-func (x *Int64) storeSlow(v int64) { atomicStore(&x.st, v, x.v.Store) }
+func (x *Int64) storeSlow(v int64) {
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			x.v.Store(v)
+			r.WriteEnd(t, l, sched.Write, 0, uint64(v))
+			return
+		}
+	}
+	atomicStore(whoIn(k, p), &x.st, v, x.v.Store)
+}
 
 // Swap atomically stores new and returns the previous value.
 func (x *Int64) Swap(new int64) int64 {
@@ -127,7 +265,24 @@ func (x *Int64) Swap(new int64) int64 {
 
 //go:noinline
 func (x *Int64) swapSlow(new int64) int64 {
-	return atomicRMW(&x.st, opAtomicSwap, func() (int64, uint64, uint64) {
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			old := x.v.Swap(new)
+			r.WriteEnd(t, l, sched.ReadWrite, uint64(old), uint64(new))
+			t.Observe(uint64(old))
+			return old
+		}
+	}
+	return atomicRMW(whoIn(k, p), &x.st, opAtomicSwap, func() (int64, uint64, uint64) {
 		old := x.v.Swap(new)
 		return old, d64(old), d64(new)
 	})
@@ -143,7 +298,29 @@ func (x *Int64) CompareAndSwap(old, new int64) bool {
 
 //go:noinline
 func (x *Int64) casSlow(old, new int64) bool {
-	return atomicRMW(&x.st, opAtomicCAS, func() (bool, uint64, uint64) {
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			if x.v.CompareAndSwap(old, new) {
+				r.WriteEnd(t, l, sched.ReadWrite, uint64(old), uint64(new))
+				t.Observe(uint64(old))
+				return true
+			}
+			cur := uint64(x.v.Load())
+			r.WriteEnd(t, l, sched.ReadWrite, cur, cur)
+			t.Observe(cur)
+			return false
+		}
+	}
+	return atomicRMW(whoIn(k, p), &x.st, opAtomicCAS, func() (bool, uint64, uint64) {
 		if x.v.CompareAndSwap(old, new) {
 			return true, d64(old), d64(new)
 		}
@@ -162,7 +339,24 @@ func (x *Int64) Add(delta int64) int64 {
 
 //go:noinline
 func (x *Int64) addSlow(delta int64) int64 {
-	return atomicRMW(&x.st, opAtomicAdd, func() (int64, uint64, uint64) {
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			n := x.v.Add(delta)
+			r.WriteEnd(t, l, sched.ReadWrite, uint64(n-delta), uint64(n))
+			t.Observe(uint64(n - delta))
+			return n
+		}
+	}
+	return atomicRMW(whoIn(k, p), &x.st, opAtomicAdd, func() (int64, uint64, uint64) {
 		n := x.v.Add(delta)
 		return n, d64(n - delta), d64(n)
 	})
@@ -183,7 +377,29 @@ func (x *Uint32) Load() uint32 {
 }
 
 //go:noinline
-func (x *Uint32) loadSlow() uint32 { return atomicLoad(&x.st, x.v.Load) }
+func (x *Uint32) loadSlow() uint32 {
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			for {
+				b := r.ReadBegin(t, l)
+				v := x.v.Load()
+				if !r.ReadEnd(t, l, b, uint64(v)) {
+					t.Observe(uint64(v))
+					return v
+				}
+			}
+		}
+	}
+	return atomicLoad(whoIn(k, p), &x.st, x.v.Load)
+}
 
 // Store atomically stores v.
 func (x *Uint32) Store(v uint32) {
@@ -195,7 +411,25 @@ func (x *Uint32) Store(v uint32) {
 }
 
 //go:noinline
-func (x *Uint32) storeSlow(v uint32) { atomicStore(&x.st, v, x.v.Store) }
+func (x *Uint32) storeSlow(v uint32) {
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			x.v.Store(v)
+			r.WriteEnd(t, l, sched.Write, 0, uint64(v))
+			return
+		}
+	}
+	atomicStore(whoIn(k, p), &x.st, v, x.v.Store)
+}
 
 // Swap atomically stores new and returns the previous value.
 func (x *Uint32) Swap(new uint32) uint32 {
@@ -207,7 +441,24 @@ func (x *Uint32) Swap(new uint32) uint32 {
 
 //go:noinline
 func (x *Uint32) swapSlow(new uint32) uint32 {
-	return atomicRMW(&x.st, opAtomicSwap, func() (uint32, uint64, uint64) {
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			old := x.v.Swap(new)
+			r.WriteEnd(t, l, sched.ReadWrite, uint64(old), uint64(new))
+			t.Observe(uint64(old))
+			return old
+		}
+	}
+	return atomicRMW(whoIn(k, p), &x.st, opAtomicSwap, func() (uint32, uint64, uint64) {
 		old := x.v.Swap(new)
 		return old, d64(old), d64(new)
 	})
@@ -223,7 +474,29 @@ func (x *Uint32) CompareAndSwap(old, new uint32) bool {
 
 //go:noinline
 func (x *Uint32) casSlow(old, new uint32) bool {
-	return atomicRMW(&x.st, opAtomicCAS, func() (bool, uint64, uint64) {
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			if x.v.CompareAndSwap(old, new) {
+				r.WriteEnd(t, l, sched.ReadWrite, uint64(old), uint64(new))
+				t.Observe(uint64(old))
+				return true
+			}
+			cur := uint64(x.v.Load())
+			r.WriteEnd(t, l, sched.ReadWrite, cur, cur)
+			t.Observe(cur)
+			return false
+		}
+	}
+	return atomicRMW(whoIn(k, p), &x.st, opAtomicCAS, func() (bool, uint64, uint64) {
 		if x.v.CompareAndSwap(old, new) {
 			return true, d64(old), d64(new)
 		}
@@ -242,7 +515,24 @@ func (x *Uint32) Add(delta uint32) uint32 {
 
 //go:noinline
 func (x *Uint32) addSlow(delta uint32) uint32 {
-	return atomicRMW(&x.st, opAtomicAdd, func() (uint32, uint64, uint64) {
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			n := x.v.Add(delta)
+			r.WriteEnd(t, l, sched.ReadWrite, uint64(n-delta), uint64(n))
+			t.Observe(uint64(n - delta))
+			return n
+		}
+	}
+	return atomicRMW(whoIn(k, p), &x.st, opAtomicAdd, func() (uint32, uint64, uint64) {
 		n := x.v.Add(delta)
 		return n, d64(n - delta), d64(n)
 	})
@@ -263,7 +553,29 @@ func (x *Uint64) Load() uint64 {
 }
 
 //go:noinline
-func (x *Uint64) loadSlow() uint64 { return atomicLoad(&x.st, x.v.Load) }
+func (x *Uint64) loadSlow() uint64 {
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			for {
+				b := r.ReadBegin(t, l)
+				v := x.v.Load()
+				if !r.ReadEnd(t, l, b, uint64(v)) {
+					t.Observe(uint64(v))
+					return v
+				}
+			}
+		}
+	}
+	return atomicLoad(whoIn(k, p), &x.st, x.v.Load)
+}
 
 // Store atomically stores v.
 func (x *Uint64) Store(v uint64) {
@@ -275,7 +587,25 @@ func (x *Uint64) Store(v uint64) {
 }
 
 //go:noinline
-func (x *Uint64) storeSlow(v uint64) { atomicStore(&x.st, v, x.v.Store) }
+func (x *Uint64) storeSlow(v uint64) {
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			x.v.Store(v)
+			r.WriteEnd(t, l, sched.Write, 0, uint64(v))
+			return
+		}
+	}
+	atomicStore(whoIn(k, p), &x.st, v, x.v.Store)
+}
 
 // Swap atomically stores new and returns the previous value.
 func (x *Uint64) Swap(new uint64) uint64 {
@@ -287,7 +617,24 @@ func (x *Uint64) Swap(new uint64) uint64 {
 
 //go:noinline
 func (x *Uint64) swapSlow(new uint64) uint64 {
-	return atomicRMW(&x.st, opAtomicSwap, func() (uint64, uint64, uint64) {
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			old := x.v.Swap(new)
+			r.WriteEnd(t, l, sched.ReadWrite, uint64(old), uint64(new))
+			t.Observe(uint64(old))
+			return old
+		}
+	}
+	return atomicRMW(whoIn(k, p), &x.st, opAtomicSwap, func() (uint64, uint64, uint64) {
 		old := x.v.Swap(new)
 		return old, d64(old), d64(new)
 	})
@@ -303,7 +650,29 @@ func (x *Uint64) CompareAndSwap(old, new uint64) bool {
 
 //go:noinline
 func (x *Uint64) casSlow(old, new uint64) bool {
-	return atomicRMW(&x.st, opAtomicCAS, func() (bool, uint64, uint64) {
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			if x.v.CompareAndSwap(old, new) {
+				r.WriteEnd(t, l, sched.ReadWrite, uint64(old), uint64(new))
+				t.Observe(uint64(old))
+				return true
+			}
+			cur := uint64(x.v.Load())
+			r.WriteEnd(t, l, sched.ReadWrite, cur, cur)
+			t.Observe(cur)
+			return false
+		}
+	}
+	return atomicRMW(whoIn(k, p), &x.st, opAtomicCAS, func() (bool, uint64, uint64) {
 		if x.v.CompareAndSwap(old, new) {
 			return true, d64(old), d64(new)
 		}
@@ -322,7 +691,24 @@ func (x *Uint64) Add(delta uint64) uint64 {
 
 //go:noinline
 func (x *Uint64) addSlow(delta uint64) uint64 {
-	return atomicRMW(&x.st, opAtomicAdd, func() (uint64, uint64, uint64) {
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			n := x.v.Add(delta)
+			r.WriteEnd(t, l, sched.ReadWrite, uint64(n-delta), uint64(n))
+			t.Observe(uint64(n - delta))
+			return n
+		}
+	}
+	return atomicRMW(whoIn(k, p), &x.st, opAtomicAdd, func() (uint64, uint64, uint64) {
 		n := x.v.Add(delta)
 		return n, d64(n - delta), d64(n)
 	})
@@ -343,7 +729,29 @@ func (x *Uintptr) Load() uintptr {
 }
 
 //go:noinline
-func (x *Uintptr) loadSlow() uintptr { return atomicLoad(&x.st, x.v.Load) }
+func (x *Uintptr) loadSlow() uintptr {
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			for {
+				b := r.ReadBegin(t, l)
+				v := x.v.Load()
+				if !r.ReadEnd(t, l, b, uint64(v)) {
+					t.Observe(uint64(v))
+					return v
+				}
+			}
+		}
+	}
+	return atomicLoad(whoIn(k, p), &x.st, x.v.Load)
+}
 
 // Store atomically stores v.
 func (x *Uintptr) Store(v uintptr) {
@@ -355,7 +763,25 @@ func (x *Uintptr) Store(v uintptr) {
 }
 
 //go:noinline
-func (x *Uintptr) storeSlow(v uintptr) { atomicStore(&x.st, v, x.v.Store) }
+func (x *Uintptr) storeSlow(v uintptr) {
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			x.v.Store(v)
+			r.WriteEnd(t, l, sched.Write, 0, uint64(v))
+			return
+		}
+	}
+	atomicStore(whoIn(k, p), &x.st, v, x.v.Store)
+}
 
 // Swap atomically stores new and returns the previous value.
 func (x *Uintptr) Swap(new uintptr) uintptr {
@@ -367,7 +793,24 @@ func (x *Uintptr) Swap(new uintptr) uintptr {
 
 //go:noinline
 func (x *Uintptr) swapSlow(new uintptr) uintptr {
-	return atomicRMW(&x.st, opAtomicSwap, func() (uintptr, uint64, uint64) {
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			old := x.v.Swap(new)
+			r.WriteEnd(t, l, sched.ReadWrite, uint64(old), uint64(new))
+			t.Observe(uint64(old))
+			return old
+		}
+	}
+	return atomicRMW(whoIn(k, p), &x.st, opAtomicSwap, func() (uintptr, uint64, uint64) {
 		old := x.v.Swap(new)
 		return old, d64(old), d64(new)
 	})
@@ -383,7 +826,29 @@ func (x *Uintptr) CompareAndSwap(old, new uintptr) bool {
 
 //go:noinline
 func (x *Uintptr) casSlow(old, new uintptr) bool {
-	return atomicRMW(&x.st, opAtomicCAS, func() (bool, uint64, uint64) {
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			if x.v.CompareAndSwap(old, new) {
+				r.WriteEnd(t, l, sched.ReadWrite, uint64(old), uint64(new))
+				t.Observe(uint64(old))
+				return true
+			}
+			cur := uint64(x.v.Load())
+			r.WriteEnd(t, l, sched.ReadWrite, cur, cur)
+			t.Observe(cur)
+			return false
+		}
+	}
+	return atomicRMW(whoIn(k, p), &x.st, opAtomicCAS, func() (bool, uint64, uint64) {
 		if x.v.CompareAndSwap(old, new) {
 			return true, d64(old), d64(new)
 		}
@@ -402,7 +867,24 @@ func (x *Uintptr) Add(delta uintptr) uintptr {
 
 //go:noinline
 func (x *Uintptr) addSlow(delta uintptr) uintptr {
-	return atomicRMW(&x.st, opAtomicAdd, func() (uintptr, uint64, uint64) {
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			n := x.v.Add(delta)
+			r.WriteEnd(t, l, sched.ReadWrite, uint64(n-delta), uint64(n))
+			t.Observe(uint64(n - delta))
+			return n
+		}
+	}
+	return atomicRMW(whoIn(k, p), &x.st, opAtomicAdd, func() (uintptr, uint64, uint64) {
 		n := x.v.Add(delta)
 		return n, d64(n - delta), d64(n)
 	})
@@ -423,7 +905,9 @@ func (x *Bool) Load() bool {
 }
 
 //go:noinline
-func (x *Bool) loadSlow() bool { return atomicLoad(&x.st, x.v.Load) }
+func (x *Bool) loadSlow() bool {
+	return atomicLoad(whoOf(gls.Self()), &x.st, x.v.Load)
+}
 
 // Store atomically stores v.
 func (x *Bool) Store(v bool) {
@@ -435,7 +919,9 @@ func (x *Bool) Store(v bool) {
 }
 
 //go:noinline
-func (x *Bool) storeSlow(v bool) { atomicStore(&x.st, v, x.v.Store) }
+func (x *Bool) storeSlow(v bool) {
+	atomicStore(whoOf(gls.Self()), &x.st, v, x.v.Store)
+}
 
 // Swap atomically stores new and returns the previous value.
 func (x *Bool) Swap(new bool) bool {
@@ -447,7 +933,7 @@ func (x *Bool) Swap(new bool) bool {
 
 //go:noinline
 func (x *Bool) swapSlow(new bool) bool {
-	return atomicRMW(&x.st, opAtomicSwap, func() (bool, uint64, uint64) {
+	return atomicRMW(whoOf(gls.Self()), &x.st, opAtomicSwap, func() (bool, uint64, uint64) {
 		old := x.v.Swap(new)
 		return old, d64(old), d64(new)
 	})
@@ -463,7 +949,7 @@ func (x *Bool) CompareAndSwap(old, new bool) bool {
 
 //go:noinline
 func (x *Bool) casSlow(old, new bool) bool {
-	return atomicRMW(&x.st, opAtomicCAS, func() (bool, uint64, uint64) {
+	return atomicRMW(whoOf(gls.Self()), &x.st, opAtomicCAS, func() (bool, uint64, uint64) {
 		if x.v.CompareAndSwap(old, new) {
 			return true, d64(old), d64(new)
 		}
@@ -487,7 +973,9 @@ func (x *Pointer[T]) Load() *T {
 }
 
 //go:noinline
-func (x *Pointer[T]) loadSlow() *T { return atomicLoad(&x.st, x.v.Load) }
+func (x *Pointer[T]) loadSlow() *T {
+	return atomicLoad(whoOf(gls.Self()), &x.st, x.v.Load)
+}
 
 // Store atomically stores v.
 func (x *Pointer[T]) Store(v *T) {
@@ -499,7 +987,9 @@ func (x *Pointer[T]) Store(v *T) {
 }
 
 //go:noinline
-func (x *Pointer[T]) storeSlow(v *T) { atomicStore(&x.st, v, x.v.Store) }
+func (x *Pointer[T]) storeSlow(v *T) {
+	atomicStore(whoOf(gls.Self()), &x.st, v, x.v.Store)
+}
 
 // Swap atomically stores new and returns the previous value.
 func (x *Pointer[T]) Swap(new *T) *T {
@@ -511,7 +1001,7 @@ func (x *Pointer[T]) Swap(new *T) *T {
 
 //go:noinline
 func (x *Pointer[T]) swapSlow(new *T) *T {
-	return atomicRMW(&x.st, opAtomicSwap, func() (*T, uint64, uint64) {
+	return atomicRMW(whoOf(gls.Self()), &x.st, opAtomicSwap, func() (*T, uint64, uint64) {
 		old := x.v.Swap(new)
 		return old, d64(old), d64(new)
 	})
@@ -527,7 +1017,7 @@ func (x *Pointer[T]) CompareAndSwap(old, new *T) bool {
 
 //go:noinline
 func (x *Pointer[T]) casSlow(old, new *T) bool {
-	return atomicRMW(&x.st, opAtomicCAS, func() (bool, uint64, uint64) {
+	return atomicRMW(whoOf(gls.Self()), &x.st, opAtomicCAS, func() (bool, uint64, uint64) {
 		if x.v.CompareAndSwap(old, new) {
 			return true, d64(old), d64(new)
 		}
@@ -552,7 +1042,9 @@ func (x *Value) Load() any {
 }
 
 //go:noinline
-func (x *Value) loadSlow() any { return atomicLoad(&x.st, x.v.Load) }
+func (x *Value) loadSlow() any {
+	return atomicLoad(whoOf(gls.Self()), &x.st, x.v.Load)
+}
 
 // Store sets the value to v.
 func (x *Value) Store(v any) {
@@ -564,7 +1056,9 @@ func (x *Value) Store(v any) {
 }
 
 //go:noinline
-func (x *Value) storeSlow(v any) { atomicStore(&x.st, v, x.v.Store) }
+func (x *Value) storeSlow(v any) {
+	atomicStore(whoOf(gls.Self()), &x.st, v, x.v.Store)
+}
 
 // Swap stores new and returns the previous value, or nil.
 func (x *Value) Swap(new any) any {
@@ -576,7 +1070,7 @@ func (x *Value) Swap(new any) any {
 
 //go:noinline
 func (x *Value) swapSlow(new any) any {
-	return atomicRMW(&x.st, opAtomicSwap, func() (any, uint64, uint64) {
+	return atomicRMW(whoOf(gls.Self()), &x.st, opAtomicSwap, func() (any, uint64, uint64) {
 		old := x.v.Swap(new)
 		return old, d64(old), d64(new)
 	})
@@ -592,7 +1086,7 @@ func (x *Value) CompareAndSwap(old, new any) bool {
 
 //go:noinline
 func (x *Value) casSlow(old, new any) bool {
-	return atomicRMW(&x.st, opAtomicCAS, func() (bool, uint64, uint64) {
+	return atomicRMW(whoOf(gls.Self()), &x.st, opAtomicCAS, func() (bool, uint64, uint64) {
 		if x.v.CompareAndSwap(old, new) {
 			return true, d64(old), d64(new)
 		}

@@ -4,6 +4,9 @@ package sim
 // primitive keeps per execution (stateOf). The operations' names follow.
 
 import (
+	"fmt"
+	"unsafe"
+
 	"github.com/weftdev/weft/internal/gls"
 	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
@@ -44,14 +47,31 @@ func newState[S any, P interface {
 	*S
 	obj() *object
 }](slot *P, g *sched.G) (P, bool) {
-	if s := *slot; s != nil && s.obj().exec == g.Controller().Execution() {
+	// The object is read where it is, not through obj: a call through
+	// the instantiation's dictionary at every event otherwise.
+	if s := *slot; s != nil && (*object)(unsafe.Pointer(s)).exec == g.Controller().Execution() {
 		return s, false
 	}
+	return makeState(slot, g), true
+}
+
+// makeState makes g's execution's state of a primitive in *slot, for
+// newState, which reads its object at the state's start: every state's
+// first field is its object.
+//
+//go:norace
+func makeState[S any, P interface {
+	*S
+	obj() *object
+}](slot *P, g *sched.G) P {
 	s := P(new(S))
+	if s.obj() != (*object)(unsafe.Pointer(s)) {
+		panic(fmt.Sprintf("weft: %T does not start with its object", s))
+	}
 	c := g.Controller()
 	*s.obj() = object{exec: c.Execution(), ctl: c, id: g.NewObject()}
 	*slot = s
-	return s, true
+	return s
 }
 
 // current returns the controlled goroutine the caller runs on, or nil in
@@ -90,6 +110,33 @@ func lookup() (*sched.G, *record.Thread) {
 		return nil, t
 	}
 	return claim(v), nil
+}
+
+// whoOf returns the goroutine-local value of the goroutine whose key is
+// k, as lookup looks it up. The hottest recorded paths (a Var's, the
+// integer atomics', a Mutex's) test for a recorded goroutine with
+// gls.Key.Slot first, written out, and call whoOf on their other paths.
+//
+// gls.Key.Slot is inlined into the Var's paths, which are generic, only
+// because sim's other code inlines it too: the compiler instantiates a
+// generic function in the package that uses it, and inlines there only
+// what sim's own export data carries.
+func whoOf(k gls.Key) any {
+	v, ok := k.Value()
+	if !ok {
+		v = gls.Get()
+	}
+	return v
+}
+
+// whoIn returns the goroutine-local value of the goroutine whose key is k
+// and slot p (as k.Slot returned it): whoOf's, looked up again only if p
+// is nil.
+func whoIn(k gls.Key, p *any) any {
+	if p != nil {
+		return *p
+	}
+	return whoOf(k)
 }
 
 // claim returns the controlled goroutine v is, claimed, or nil. The

@@ -23,30 +23,27 @@ type mutexState struct {
 	object
 	locked bool
 	// Recording: the lock is checked, a go-deadlock mutex watching the
-	// order of locks, if the run checks it (record.Options.LockOrder),
-	// and fast, a sync.Mutex, if not. owner is who holds checked: fast
-	// keeps none, an atomic store on each Lock and Unlock would slow
-	// every critical section (and change how often a racing goroutine
-	// gets in between two of them).
+	// order of locks, if the run checks it (record.Options.LockOrder:
+	// checks), and fast, a sync.Mutex, if not. owner is who holds
+	// checked: fast keeps none, an atomic store on each Lock and Unlock
+	// would slow every critical section (and change how often a racing
+	// goroutine gets in between two of them).
+	checks  bool
 	checked deadlock.Mutex
 	fast    sync.Mutex
 	owner   atomic.Pointer[record.Thread]
 }
 
-func (s *mutexState) lock(t *record.Thread) {
-	if t.Run().LockOrder() {
-		s.checked.Lock()
-		s.owner.Store(t)
-	} else {
-		s.fast.Lock()
-	}
+func (s *mutexState) lockChecked(t *record.Thread) {
+	s.checked.Lock()
+	s.owner.Store(t)
 }
 
 // tryLock is lock if the mutex is free. go-deadlock would report a
 // TryLock of a mutex the goroutine holds as recursive locking, though it
 // cannot deadlock: the owner is checked first.
 func (s *mutexState) tryLock(t *record.Thread) bool {
-	if t.Run().LockOrder() {
+	if s.checks {
 		if s.owner.Load() == t || !s.checked.TryLock() {
 			return false
 		}
@@ -56,13 +53,9 @@ func (s *mutexState) tryLock(t *record.Thread) bool {
 	return s.fast.TryLock()
 }
 
-func (s *mutexState) unlock(t *record.Thread) {
-	if t.Run().LockOrder() {
-		s.owner.Store(nil)
-		s.checked.Unlock()
-	} else {
-		s.fast.Unlock()
-	}
+func (s *mutexState) unlockChecked() {
+	s.owner.Store(nil)
+	s.checked.Unlock()
 }
 
 // runState returns m's state for t's run, or nil if there is none yet
@@ -81,6 +74,10 @@ func (m *Mutex) runState(t *record.Thread) *mutexState {
 //go:noinline
 func (m *Mutex) newRecState(t *record.Thread) *mutexState { return recState(&m.st, t) }
 
+// recInit sets the run's choice of lock (see checks) in the state
+// recState makes, before it is published.
+func (s *mutexState) recInit(t *record.Thread) { s.checks = t.Run().LockOrder() }
+
 // unlocked is the Waiter of Lock.
 type unlocked mutexState
 
@@ -92,26 +89,39 @@ func (w *unlocked) Ready() bool { return !w.locked }
 func (w *unlocked) Shared() {}
 
 // Lock locks m, waiting until it is available.
+//
+// The lookup of the calling goroutine (lookup's) and the recorded path are
+// written out: a recorded Lock costs one call into sim and one into the
+// recorder.
 func (m *Mutex) Lock() {
-	g, t := who()
-	if g != nil {
-		m.lockControlled(g)
+	if !gls.Active() {
+		m.mu.Lock()
 		return
 	}
-	if t != nil {
+	who, ok := gls.Self().Value()
+	if !ok {
+		who = gls.Get()
+	}
+	if t, ok := who.(*record.Thread); ok {
 		s := m.runState(t)
 		if s == nil {
 			s = m.newRecState(t)
 		}
 		l := s.loc
 		r := t.Access(l)
-		s.lock(t)
+		if s.checks {
+			s.lockChecked(t)
+		} else {
+			s.fast.Lock()
+		}
 		r.Sync(t, l, sched.ReadWrite, 0)
 		return
 	}
-	if gls.Active() {
-		outside(&m.st, opLock, m)
+	if g := claim(who); g != nil {
+		m.lockControlled(g)
+		return
 	}
+	outside(&m.st, opLock, m)
 	m.mu.Lock()
 }
 
@@ -139,14 +149,18 @@ func (m *Mutex) TryLock() bool {
 	return m.mu.TryLock()
 }
 
-// Unlock unlocks m. Unlocking an unlocked mutex panics.
+// Unlock unlocks m. Unlocking an unlocked mutex panics. It is written out
+// as Lock.
 func (m *Mutex) Unlock() {
-	g, t := who()
-	if g != nil {
-		m.unlockControlled(g)
+	if !gls.Active() {
+		m.mu.Unlock()
 		return
 	}
-	if t != nil {
+	who, ok := gls.Self().Value()
+	if !ok {
+		who = gls.Get()
+	}
+	if t, ok := who.(*record.Thread); ok {
 		s := m.runState(t)
 		if s == nil {
 			s = m.newRecState(t)
@@ -154,12 +168,18 @@ func (m *Mutex) Unlock() {
 		l := s.loc
 		r := t.Access(l)
 		r.Sync(t, l, sched.Write, 0)
-		s.unlock(t)
+		if s.checks {
+			s.unlockChecked()
+		} else {
+			s.fast.Unlock()
+		}
 		return
 	}
-	if gls.Active() {
-		outside(&m.st, opUnlock, m)
+	if g := claim(who); g != nil {
+		m.unlockControlled(g)
+		return
 	}
+	outside(&m.st, opUnlock, m)
 	m.mu.Unlock()
 }
 

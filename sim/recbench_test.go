@@ -12,8 +12,10 @@ import (
 
 // Recording-mode cost per operation, on one goroutine (no contention): the
 // framework's per-event cost plus the recorder's, by recorder ("nop"
-// records nothing). Besides the wall time it reports the process's CPU
-// time per operation (cpu-ns/op), steadier on a loaded machine:
+// records nothing: the framework alone), against plain mode ("off": the
+// same loop not recorded), measured in the same run. Besides the wall
+// time it reports the process's CPU time per operation (cpu-ns/op),
+// steadier on a loaded machine:
 //
 //	go test -run XXX -bench RecordOp -count 6 ./sim | tee /tmp/op.txt
 //	benchstat -col /rec /tmp/op.txt
@@ -56,11 +58,20 @@ func BenchmarkRecordOp(b *testing.B) {
 			}
 		}},
 	}
-	recs := append([]string{"nop"}, record.Algorithms()...)
+	recs := append([]string{"off", "nop"}, record.Algorithms()...)
 	for _, op := range ops {
 		b.Run(op.name, func(b *testing.B) {
 			for _, name := range recs {
 				b.Run("rec="+name, func(b *testing.B) {
+					if name == "off" {
+						b.ReportAllocs()
+						cpu0 := rectest.CPUTime()
+						b.ResetTimer()
+						op.body(b.N)
+						b.StopTimer()
+						b.ReportMetric(float64(rectest.CPUTime()-cpu0)/float64(b.N), "cpu-ns/op")
+						return
+					}
 					var rec record.Recorder = nopRecorder{}
 					if name != "nop" {
 						var err error

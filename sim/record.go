@@ -44,11 +44,18 @@ func recState[S any, P interface {
 		}
 		s := P(new(S))
 		*s.obj() = object{run: t.Run(), loc: t.NewLoc()}
+		if i, ok := any(s).(recIniter); ok {
+			i.recInit(t)
+		}
 		if atomic.CompareAndSwapPointer(addr, old, unsafe.Pointer(s)) {
 			return s
 		}
 	}
 }
+
+// A recIniter is a state that recState initializes further for t's run
+// (the lock a Mutex's state uses), before it is published.
+type recIniter interface{ recInit(t *record.Thread) }
 
 // digest returns a digest of a value read or written, for replays to
 // compare: the value itself for integers, a hash for strings; 0 for values
@@ -196,15 +203,14 @@ func recSync[S any, P interface {
 }
 
 // The memory operations of the atomics, in controlled and recording mode
-// (the caller checked gls.Active). They take the operation as a function
-// value, which does not escape: no allocation per call.
+// (the caller checked gls.Active), on the goroutine whose goroutine-local
+// value is who (see whoOf). They take the operation as a function value,
+// which does not escape: no allocation per call. The integers' recorded
+// paths are written out in atomic_gen.go, and call these when
+// gls.Key.Slot does not tell at once that the goroutine is recorded.
 
 // atomicLoad performs a load of the location whose state slot is st.
-func atomicLoad[T any](st **varState, load func() T) T {
-	who, ok := gls.Self().Value()
-	if !ok {
-		who = gls.Get()
-	}
+func atomicLoad[T any](who any, st **varState, load func() T) T {
 	if t, ok := who.(*record.Thread); ok {
 		s := runVar(st, t)
 		if s == nil {
@@ -222,11 +228,7 @@ func atomicLoad[T any](st **varState, load func() T) T {
 }
 
 // atomicStore performs a store of v.
-func atomicStore[T any](st **varState, v T, store func(T)) {
-	who, ok := gls.Self().Value()
-	if !ok {
-		who = gls.Get()
-	}
+func atomicStore[T any](who any, st **varState, v T, store func(T)) {
 	if t, ok := who.(*record.Thread); ok {
 		s := runVar(st, t)
 		if s == nil {
@@ -256,11 +258,7 @@ func pollIfFailed[R any](g *sched.G, op *sched.Op, res R) {
 
 // atomicRMW performs a read-modify-write: f does it and returns its result
 // and digests of the value it read and of the value it left.
-func atomicRMW[R any](st **varState, op *sched.Op, f func() (R, uint64, uint64)) R {
-	who, ok := gls.Self().Value()
-	if !ok {
-		who = gls.Get()
-	}
+func atomicRMW[R any](who any, st **varState, op *sched.Op, f func() (R, uint64, uint64)) R {
 	if t, ok := who.(*record.Thread); ok {
 		s := runVar(st, t)
 		if s == nil {
@@ -279,6 +277,12 @@ func atomicRMW[R any](st **varState, op *sched.Op, f func() (R, uint64, uint64))
 	res, _, _ := f()
 	return res
 }
+
+// newRecWord is newRecVar for the integer atomics, whose recorded paths
+// digest their values themselves.
+//
+//go:noinline
+func newRecWord(st **varState, t *record.Thread) *varState { return newRecVar[uint64](st, t) }
 
 // recLoadFn performs a recorded load of l with load; word tells that the
 // values are words (see digestAs).

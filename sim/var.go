@@ -23,9 +23,29 @@ type Var[T any] struct {
 
 type varState struct {
 	object
-	// Recording: the digest of the value is its 8 bytes (see
-	// wordDigest).
+	// The digest of the value is its 8 bytes (see wordDigest).
 	word bool
+}
+
+// controlled returns x's state in g's execution, or nil if it has none yet
+// (newControlled): newState's test, inlined into every controlled Load and
+// Store.
+//
+//go:norace
+func (x *Var[T]) controlled(g *sched.G) *varState {
+	if s := x.st; s != nil && s.exec == g.Controller().Execution() {
+		return s
+	}
+	return nil
+}
+
+// newControlled makes x's state in g's execution.
+//
+//go:norace
+func (x *Var[T]) newControlled(g *sched.G) *varState {
+	s, _ := newState(&x.st, g)
+	s.word = wordDigest[T]()
+	return s
 }
 
 // NewVar returns a Var holding v.
@@ -44,28 +64,38 @@ func (x *Var[T]) Load() T {
 //
 //go:noinline
 func (x *Var[T]) loadSlow() T {
-	v, ok := gls.Self().Value()
-	if !ok {
-		v = gls.Get()
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecVar[T](&x.st, t)
+			}
+			l, word := s.loc, s.word
+			r := t.Access(l)
+			for {
+				b := r.ReadBegin(t, l)
+				v := x.v
+				d := digestAs(word, &v)
+				if !r.ReadEnd(t, l, b, d) {
+					t.Observe(d)
+					return v
+				}
+			}
+		}
 	}
-	if t, ok := v.(*record.Thread); ok {
+	who := whoIn(k, p)
+	if t, ok := who.(*record.Thread); ok {
+		// Recorded, where Slot cannot tell (gls's fallback, the race
+		// detector's builds).
 		s := runVar(&x.st, t)
 		if s == nil {
 			s = newRecVar[T](&x.st, t)
 		}
-		l, word := s.loc, s.word
-		r := t.Access(l)
-		for {
-			b := r.ReadBegin(t, l)
-			v := x.v
-			d := digestAs(word, &v)
-			if !r.ReadEnd(t, l, b, d) {
-				t.Observe(d)
-				return v
-			}
-		}
+		return recLoadFn(t, s.loc, s.word, func() T { return x.v })
 	}
-	if g := claim(v); g != nil {
+	if g := claim(who); g != nil {
 		return x.loadControlled(g)
 	}
 	return x.v
@@ -73,9 +103,13 @@ func (x *Var[T]) loadSlow() T {
 
 //go:norace
 func (x *Var[T]) loadControlled(g *sched.G) T {
-	g.Step(opLoad, stateOf(&x.st, g).id, nil)
+	s := x.controlled(g)
+	if s == nil {
+		s = x.newControlled(g)
+	}
+	g.Step(opLoad, s.id, nil)
 	v := x.v
-	g.Observe(digest(&v))
+	g.Observe(digestAs(s.word, &v))
 	return v
 }
 
@@ -93,20 +127,30 @@ func (x *Var[T]) Store(v T) {
 //
 //go:noinline
 func (x *Var[T]) storeSlow(v T) {
-	who, ok := gls.Self().Value()
-	if !ok {
-		who = gls.Get()
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecVar[T](&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)
+			r.WriteBegin(t, l)
+			x.v = v
+			r.WriteEnd(t, l, sched.Write, 0, digestAs(s.word, &v))
+			return
+		}
 	}
+	who := whoIn(k, p)
 	if t, ok := who.(*record.Thread); ok {
+		// Recorded, where Slot cannot tell.
 		s := runVar(&x.st, t)
 		if s == nil {
 			s = newRecVar[T](&x.st, t)
 		}
-		l := s.loc
-		r := t.Access(l)
-		r.WriteBegin(t, l)
-		x.v = v
-		r.WriteEnd(t, l, sched.Write, 0, digestAs(s.word, &v))
+		recStoreFn(t, s.loc, s.word, v, func(v T) { x.v = v })
 		return
 	}
 	if g := claim(who); g != nil {
@@ -118,7 +162,11 @@ func (x *Var[T]) storeSlow(v T) {
 
 //go:norace
 func (x *Var[T]) storeControlled(g *sched.G, v T) {
-	g.Step(opStore, stateOf(&x.st, g).id, nil)
+	s := x.controlled(g)
+	if s == nil {
+		s = x.newControlled(g)
+	}
+	g.Step(opStore, s.id, nil)
 	x.v = v
-	g.Wrote(digest(&v))
+	g.Wrote(digestAs(s.word, &v))
 }

@@ -23,6 +23,9 @@ func TestFallback(t *testing.T) {
 		if v, ok := Self().Value(); ok {
 			t.Errorf("Key.Value answered (%v) in the fallback", v)
 		}
+		if p := Self().Slot(); p != nil {
+			t.Errorf("Key.Slot answered (%v) in the fallback", *p)
+		}
 		child := make(chan any)
 		Go(func() { child <- Get() })
 		if v := <-child; v != nil {

@@ -292,3 +292,20 @@ func (k Key) Value() (v any, ok bool) {
 	}
 	return nil, true
 }
+
+// Slot returns the slot of the value bound to the goroutine whose key is
+// k, or nil when k is not a binding's or Slot cannot tell (the fallback,
+// see native, and the race detector's builds): then Value tells. The slot
+// holds nil if the binding has no value. Slot is Value cut down for the
+// hottest path (a recorded memory access): its checks only leave the path
+// on which k is a binding's, where Value's merge their results.
+func (k Key) Slot() *any {
+	if race.Enabled {
+		return nil
+	}
+	e := own(k.p)
+	if e == nil {
+		return nil
+	}
+	return (*any)(atomic.LoadPointer((*unsafe.Pointer)(unsafe.Pointer(&e.value))))
+}

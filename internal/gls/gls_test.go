@@ -169,7 +169,8 @@ func TestBindRejectsBadLabels(t *testing.T) {
 }
 
 // Self and Key.Value, Get's inlined halves, agree with Get, or defer to
-// it (under the race detector).
+// it (under the race detector); Key.Slot holds Get's value where it
+// answers.
 func TestKeyValueAgreesWithGet(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
@@ -177,10 +178,24 @@ func TestKeyValueAgreesWithGet(t *testing.T) {
 		if v, ok := gls.Self().Value(); v != nil || (ok == race.Enabled) {
 			t.Errorf("unbound: Value = %v, %v", v, ok)
 		}
+		if p := gls.Self().Slot(); p != nil {
+			t.Errorf("unbound: Slot holds %v", *p)
+		}
 		b := gls.Bind("mine", "k", "v")
 		defer b.Release()
 		if v, ok := gls.Self().Value(); ok == race.Enabled || (ok && v != "mine") {
 			t.Errorf("bound: Value = %v, %v", v, ok)
+		}
+		if p := gls.Self().Slot(); race.Enabled != (p == nil) || (p != nil && *p != "mine") {
+			t.Errorf("bound: Slot = %v", p)
+		}
+		b.Set(nil)
+		if p := gls.Self().Slot(); p != nil {
+			t.Errorf("bound without a value: Slot holds %v", *p)
+		}
+		pprof.SetGoroutineLabels(pprof.WithLabels(context.Background(), pprof.Labels("k", "v")))
+		if p := gls.Self().Slot(); p != nil {
+			t.Errorf("labelled by pprof: Slot holds %v", *p)
 		}
 	}()
 	<-done

@@ -7,7 +7,11 @@
 // sync/atomic through a dictionary, and the plain path of every operation
 // (if gls.Active() { slow path }; then the sync/atomic operation, inlined
 // into the caller for Load) would pay for it on every call outside a weft
-// execution.
+// execution. For the same reason the integers' recorded paths are written
+// out in full, with their values' digests (uint64(v)), rather than run
+// through sim's generic helpers: a closure call, a dictionary and a
+// digest's type tests on every recorded operation were a third of an
+// Int64.Add's recording cost.
 package main
 
 import (
@@ -26,7 +30,9 @@ type atomicType struct {
 	TypeArgs   string // how its methods name it, if generic: [T]
 	Elem       string // the type of its value: int32, *T
 	Doc        string // the type's doc comment
-	Add        bool   // whether it has Add (the integers)
+	// Add tells an integer: it has Add, and its recorded paths are
+	// written out, digesting a value v as uint64(v), as digest does.
+	Add bool
 	// The methods' doc comments, where they are not sync/atomic's
 	// integers' (Value's follow atomic.Value's).
 	LoadDoc, StoreDoc, SwapDoc string
@@ -68,6 +74,8 @@ import (
 	"sync/atomic"
 
 	"github.com/weftdev/weft/internal/gls"
+	"github.com/weftdev/weft/record"
+	"github.com/weftdev/weft/sched"
 )
 `
 
@@ -87,7 +95,28 @@ func {{$x}} Load() {{.Elem}} {
 }
 
 //go:noinline
-func {{$x}} loadSlow() {{.Elem}} { return atomicLoad(&x.st, x.v.Load) }
+func {{$x}} loadSlow() {{.Elem}} {
+{{- if .Add}}
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			{{template "begin"}}
+			for {
+				b := r.ReadBegin(t, l)
+				v := x.v.Load()
+				if !r.ReadEnd(t, l, b, uint64(v)) {
+					t.Observe(uint64(v))
+					return v
+				}
+			}
+		}
+	}
+	return atomicLoad(whoIn(k, p), &x.st, x.v.Load)
+{{- else}}
+	return atomicLoad(whoOf(gls.Self()), &x.st, x.v.Load)
+{{- end}}
+}
 
 // {{.StoreDoc}}
 func {{$x}} Store(v {{.Elem}}) {
@@ -99,7 +128,24 @@ func {{$x}} Store(v {{.Elem}}) {
 }
 
 //go:noinline
-func {{$x}} storeSlow(v {{.Elem}}) { atomicStore(&x.st, v, x.v.Store) }
+func {{$x}} storeSlow(v {{.Elem}}) {
+{{- if .Add}}
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			{{template "begin"}}
+			r.WriteBegin(t, l)
+			x.v.Store(v)
+			r.WriteEnd(t, l, sched.Write, 0, uint64(v))
+			return
+		}
+	}
+	atomicStore(whoIn(k, p), &x.st, v, x.v.Store)
+{{- else}}
+	atomicStore(whoOf(gls.Self()), &x.st, v, x.v.Store)
+{{- end}}
+}
 
 // {{.SwapDoc}}
 func {{$x}} Swap(new {{.Elem}}) {{.Elem}} {
@@ -111,7 +157,21 @@ func {{$x}} Swap(new {{.Elem}}) {{.Elem}} {
 
 //go:noinline
 func {{$x}} swapSlow(new {{.Elem}}) {{.Elem}} {
-	return atomicRMW(&x.st, opAtomicSwap, func() ({{.Elem}}, uint64, uint64) {
+{{- if .Add}}
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			{{template "begin"}}
+			r.WriteBegin(t, l)
+			old := x.v.Swap(new)
+			r.WriteEnd(t, l, sched.ReadWrite, uint64(old), uint64(new))
+			t.Observe(uint64(old))
+			return old
+		}
+	}
+{{- end}}
+	return atomicRMW({{template "who" .}}, &x.st, opAtomicSwap, func() ({{.Elem}}, uint64, uint64) {
 		old := x.v.Swap(new)
 		return old, d64(old), d64(new)
 	})
@@ -127,7 +187,26 @@ func {{$x}} CompareAndSwap(old, new {{.Elem}}) bool {
 
 //go:noinline
 func {{$x}} casSlow(old, new {{.Elem}}) bool {
-	return atomicRMW(&x.st, opAtomicCAS, func() (bool, uint64, uint64) {
+{{- if .Add}}
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			{{template "begin"}}
+			r.WriteBegin(t, l)
+			if x.v.CompareAndSwap(old, new) {
+				r.WriteEnd(t, l, sched.ReadWrite, uint64(old), uint64(new))
+				t.Observe(uint64(old))
+				return true
+			}
+			cur := uint64(x.v.Load())
+			r.WriteEnd(t, l, sched.ReadWrite, cur, cur)
+			t.Observe(cur)
+			return false
+		}
+	}
+{{- end}}
+	return atomicRMW({{template "who" .}}, &x.st, opAtomicCAS, func() (bool, uint64, uint64) {
 		if x.v.CompareAndSwap(old, new) {
 			return true, d64(old), d64(new)
 		}
@@ -147,13 +226,41 @@ func {{$x}} Add(delta {{.Elem}}) {{.Elem}} {
 
 //go:noinline
 func {{$x}} addSlow(delta {{.Elem}}) {{.Elem}} {
-	return atomicRMW(&x.st, opAtomicAdd, func() ({{.Elem}}, uint64, uint64) {
+	k := gls.Self()
+	p := k.Slot()
+	if p != nil {
+		if t, ok := (*p).(*record.Thread); ok {
+			{{template "begin"}}
+			r.WriteBegin(t, l)
+			n := x.v.Add(delta)
+			r.WriteEnd(t, l, sched.ReadWrite, uint64(n-delta), uint64(n))
+			t.Observe(uint64(n - delta))
+			return n
+		}
+	}
+	return atomicRMW(whoIn(k, p), &x.st, opAtomicAdd, func() ({{.Elem}}, uint64, uint64) {
 		n := x.v.Add(delta)
 		return n, d64(n - delta), d64(n)
 	})
 }
 {{- end}}
 `))
+
+// begin is the start of an integer's recorded operation, written out (as
+// recLoadFn and the others do, and as the goroutine's lookup is, Slot's
+// test): too big for the compiler to inline, it would cost a call on
+// every recorded operation.
+//
+// who is the goroutine-local value the other modes' paths take: the
+// integers' looked up already (whoIn), the others' now.
+var _ = template.Must(tmpl.New("who").Parse(`{{if .Add}}whoIn(k, p){{else}}whoOf(gls.Self()){{end}}`))
+
+var _ = template.Must(tmpl.New("begin").Parse(`s := runVar(&x.st, t)
+			if s == nil {
+				s = newRecWord(&x.st, t)
+			}
+			l := s.loc
+			r := t.Access(l)`))
 
 // generate returns the generated file, gofmt'd.
 func generate() ([]byte, error) {
