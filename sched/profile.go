@@ -69,7 +69,7 @@ func first(vs []string) string {
 // goroutine or idle, rather than one that escaped from it with its labels.
 func (s goroutineStack) worker() bool {
 	for _, f := range s.frames {
-		if f.fn == "github.com/weftdev/weft/sched.(*worker).loop" {
+		if f.fn == workerLoop {
 			return true
 		}
 	}

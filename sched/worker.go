@@ -237,6 +237,38 @@ func (w *worker) loop() {
 	}
 }
 
+// workerLoop is the function every worker runs, at the bottom of its
+// stack.
+const workerLoop = "github.com/weftdev/weft/sched.(*worker).loop"
+
+// OnWorker reports whether the calling goroutine is one of weft's workers,
+// running a controlled goroutine, rather than a goroutine started with a
+// plain go statement (by code weft does not instrument), which inherits
+// the identity of the controlled goroutine that started it: Current
+// returns that one, which may hold the baton while the plain goroutine
+// runs. It walks the caller's whole stack: for rare paths.
+func OnWorker() bool {
+	pcs := make([]uintptr, 64)
+	for {
+		n := runtime.Callers(2, pcs)
+		if n < len(pcs) {
+			pcs = pcs[:n]
+			break
+		}
+		pcs = make([]uintptr, 2*len(pcs))
+	}
+	frames := runtime.CallersFrames(pcs)
+	for {
+		f, more := frames.Next()
+		if f.Function == workerLoop {
+			return true
+		}
+		if !more {
+			return false
+		}
+	}
+}
+
 // label gives w the profiler labels of goroutine g and makes gls.Get
 // return g on it.
 //

@@ -134,3 +134,29 @@ func TestWorkerRelabelsAfterSetGoroutineLabels(t *testing.T) {
 		}
 	}
 }
+
+// OnWorker tells the controlled goroutines from a goroutine one of them
+// starts with a plain go statement, which inherits its identity: Current
+// returns the same G on both.
+func TestOnWorker(t *testing.T) {
+	var root, child, plain, same bool
+	r := sched.Run(func() {
+		root = sched.OnWorker()
+		var wg sim.WaitGroup
+		wg.Go(func() { child = sched.OnWorker() })
+		wg.Wait()
+		g := sched.Current()
+		done := make(chan bool)
+		go func() {
+			plain, same = sched.OnWorker(), sched.Current() == g
+			close(done)
+		}()
+		<-done
+	}, explore.PCT(1, 3, 100), sched.Options{})
+	if r.Failure != nil {
+		t.Fatal(r.Failure.Summary())
+	}
+	if !root || !child || plain || !same || sched.OnWorker() {
+		t.Errorf("on a worker: root %v, child %v, plain goroutine %v (same G: %v), test %v", root, child, plain, same, sched.OnWorker())
+	}
+}

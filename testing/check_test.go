@@ -241,15 +241,5 @@ func TestCheckRejectsUnknownStrategy(t *testing.T) {
 // in a comment or string.
 func lineOf(t *testing.T, marker string) string {
 	t.Helper()
-	data, err := readSelf()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, line := range strings.Split(data, "\n") {
-		if strings.Contains(line, marker) && !strings.Contains(line, "lineOf(") {
-			return itoa(i + 1)
-		}
-	}
-	t.Fatalf("marker %q not found", marker)
-	return ""
+	return lineIn(t, "check_test.go", marker)
 }

@@ -295,7 +295,9 @@ func shrink(plain func(), found *sched.Result, cfg *config, opts sched.Options) 
 }
 
 // wrap turns a test body into the root function of an execution. If last
-// is not nil, it receives the execution's T. It is atomic: a Blocked
+// is not nil, it receives the execution's T. The test has completed when
+// the body returns: what its goroutines log to it after is go test's
+// panic (see T.late). It is atomic: a Blocked
 // execution's goroutines are abandoned, not ended, and may still run.
 func wrap(body func(*T), cfg *config, last *atomic.Pointer[T]) func() {
 	return func() {
@@ -303,6 +305,7 @@ func wrap(body func(*T), cfg *config, last *atomic.Pointer[T]) func() {
 		if last != nil {
 			last.Store(t)
 		}
+		defer t.complete()
 		body(t)
 	}
 }

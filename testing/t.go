@@ -22,7 +22,11 @@ import (
 // What the body logs, and its subtests, appear in go test's output (with
 // -v, or when the test fails) as they would under go test: those of the
 // first execution when every execution passed, those of the failing one
-// otherwise.
+// otherwise. As under go test, a test has completed once its function,
+// its Cleanup functions and its subtests have returned: a line logged to
+// it after goes to its nearest ancestor still running, and with none (or
+// for an error) a controlled goroutine panics as go test's do, "Log in
+// goroutine after TestX has completed: ...", which fails the execution.
 //
 // Outside a controlled execution (RunPlain), T records errors like
 // testing.T, and Fatalf ends the calling goroutine.
@@ -54,6 +58,12 @@ type output struct {
 	items   []item
 	failed  bool
 	skipped bool
+	// done: the test or subtest has completed, as go test's c.done says:
+	// its function returned, its Cleanup functions ran, its subtests
+	// ended. What a goroutine logs to it then goes to the nearest
+	// ancestor still running; with none, under control, it is go test's
+	// panic (see T.late).
+	done bool
 }
 
 type item struct {
@@ -116,12 +126,10 @@ func (t *T) Fail() { t.fail("failed", false) }
 func (t *T) FailNow() { t.fail("failed", true) }
 
 // Logf records a message, shown in go test's output as testing.T's are.
-func (t *T) Logf(format string, args ...any) {
-	t.log(t.site()+": "+fmt.Sprintf(format, args...), false)
-}
+func (t *T) Logf(format string, args ...any) { t.log(t.site(), fmt.Sprintf(format, args...), false) }
 
 // Log is Logf formatted as by fmt.Sprintln.
-func (t *T) Log(args ...any) { t.log(t.site()+": "+sprintln(args...), false) }
+func (t *T) Log(args ...any) { t.log(t.site(), sprintln(args...), false) }
 
 // Helper marks the calling function as a test helper: reported sites skip
 // it, as testing.T.Helper does.
@@ -142,6 +150,7 @@ func (t *T) Run(name string, f func(t *T)) bool {
 	t.x.mu.Unlock()
 	var wg sim.WaitGroup
 	wg.Go(func() {
+		defer sub.complete()
 		sub.g.Store(sched.Current())
 		f(sub)
 	})
@@ -162,14 +171,34 @@ func (t *T) markHelper(skip int) {
 	}
 }
 
-func (t *T) log(line string, isError bool) {
+// log records a line of t, site: msg, an error's if isError. A line of a
+// test that has completed goes to its nearest ancestor still running, as
+// under go test; one that has none, or an error of a test that has
+// completed, is go test's panic, under control (see late).
+func (t *T) log(site, msg string, isError bool) {
+	line := site + ": " + msg
 	if t.x.std != nil {
 		t.x.std.Log(line)
 		return
 	}
 	t.x.mu.Lock()
+	late := t.late(msg, isError)
+	t.x.mu.Unlock()
+	if late != "" && sched.OnWorker() && sched.Current() != nil {
+		// As go test does, in a controlled goroutine: the controller
+		// reports the panic, but not one of a goroutine that unwinds once
+		// the execution is aborted or kept running too long, a
+		// consequence. A goroutine started by code weft does not
+		// instrument keeps the line: its panic would end the process.
+		panic(late)
+	}
+	t.x.mu.Lock()
 	defer t.x.mu.Unlock()
-	t.out.items = append(t.out.items, item{line: line, error: isError})
+	dest := t
+	for dest.out.done && dest.parent != nil {
+		dest = dest.parent
+	}
+	dest.out.items = append(dest.out.items, item{line: line, error: isError})
 	if isError {
 		t.x.errors = append(t.x.errors, line)
 		t.x.failed = true
@@ -187,7 +216,7 @@ func (t *T) fail(msg string, fatal bool) {
 		t.x.forward(site, msg, fatal)
 		return
 	}
-	t.log(site+": "+msg, true)
+	t.log(site, msg, true)
 	g := sched.Current()
 	if g == nil {
 		if rt := record.Current(); rt != nil {
@@ -202,6 +231,44 @@ func (t *T) fail(msg string, fatal bool) {
 	if fatal {
 		t.end(g)
 	}
+}
+
+// late returns what go test panics with when msg is logged to t (an
+// error's if isError) from a goroutine after t has completed: "Fail in
+// goroutine after TestX has completed" for an error (naming the outermost
+// test that has, as testing.common.Fail does), "Log in goroutine after
+// TestX/sub has completed: msg" for a line once its test and every
+// ancestor have (before, the line goes to the nearest ancestor still
+// running). An execution is its top-level test: past it, go test gives
+// such a line to the binary's own root test while later tests run, and
+// panics once none runs (go test -run TestX alone), or under -race may
+// report a race on the test's state. "" while the call is legal. Called
+// with t.x.mu held.
+func (t *T) late(msg string, isError bool) string {
+	if !t.out.done {
+		return ""
+	}
+	if isError {
+		outer := t
+		for u := t.parent; u != nil && u.out.done; u = u.parent {
+			outer = u
+		}
+		return "Fail in goroutine after " + outer.name + " has completed: " + msg
+	}
+	for u := t.parent; u != nil; u = u.parent {
+		if !u.out.done {
+			return ""
+		}
+	}
+	return "Log in goroutine after " + t.name + " has completed: " + msg
+}
+
+// complete marks t completed, once its function, its Cleanup functions
+// and its subtests have returned.
+func (t *T) complete() {
+	t.x.mu.Lock()
+	t.out.done = true
+	t.x.mu.Unlock()
 }
 
 // end ends the calling goroutine g after FailNow or SkipNow: a subtest's

@@ -70,11 +70,11 @@ func (tb *TB) FailNow() { tb.t.fail("failed", true) }
 func (tb *TB) Failed() bool { return tb.t.Failed() }
 
 // Log records a message, shown as testing.T's are.
-func (tb *TB) Log(args ...any) { tb.t.log(tb.t.site()+": "+sprintln(args...), false) }
+func (tb *TB) Log(args ...any) { tb.t.log(tb.t.site(), sprintln(args...), false) }
 
 // Logf records a message, shown as testing.T's are.
 func (tb *TB) Logf(format string, args ...any) {
-	tb.t.log(tb.t.site()+": "+fmt.Sprintf(format, args...), false)
+	tb.t.log(tb.t.site(), fmt.Sprintf(format, args...), false)
 }
 
 // Helper marks the calling function as a test helper.

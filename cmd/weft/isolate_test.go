@@ -9,7 +9,9 @@ import (
 
 // TestWeftTestKeepsGoTestOutput checks that what a test logs, and its
 // subtests with their results and logs, show under weft test as under go
-// test, in -v and -json.
+// test, in -v and -json; and that a goroutine that logs after its test
+// completed is go test's panic, found, saved and replayed, while one that
+// logs before a Cleanup or its parent test ends is not.
 func TestWeftTestKeepsGoTestOutput(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go test")
@@ -44,7 +46,8 @@ func TestWeftTestKeepsGoTestOutput(t *testing.T) {
 	}
 	for _, c := range []struct{ test, line, result string }{
 		{"TestLogf", "logf_test.go:7: hello from the test body", "pass"},
-		{"TestLogAfterEnd", "logf_test.go:14: late", "pass"},
+		{"TestLogBeforeCleanup", "legal_test.go:18: before the cleanup ends", "pass"},
+		{"TestLogToParent", "legal_test.go:34: after the subtest", "pass"},
 		{"TestSkipped", "logf_test.go:19: before the skip", "skip"},
 		{"TestSkipped", "logf_test.go:20: not today", "skip"},
 		{"TestSub", "subtests_test.go:11: before the subtests", "fail"},
@@ -61,6 +64,19 @@ func TestWeftTestKeepsGoTestOutput(t *testing.T) {
 	}
 	if n := strings.Count(strings.Join(lines["TestSkipped"], "\n"), "not today"); n != 1 {
 		t.Errorf("TestSkipped says why %d times: %q", n, lines["TestSkipped"])
+	}
+	late := strings.Join(lines["TestLogAfterEnd"], "\n")
+	if results["TestLogAfterEnd"] != "fail" || !strings.Contains(late, "failure: panic in goroutine 0.1 at logf_test.go:14: Log in goroutine after TestLogAfterEnd has completed: late") ||
+		!strings.Contains(late, "saved: ") {
+		t.Errorf("TestLogAfterEnd: want go test's panic for the late log, saved; got %s:\n%s", results["TestLogAfterEnd"], late)
+	}
+	out.Reset()
+	code, err := runTest(dir, []string{"-count=1", "-run", "TestLogAfterEnd", "./logf"}, &out, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code == 0 || !strings.Contains(out.String(), "the saved schedule") || !strings.Contains(out.String(), "Log in goroutine after TestLogAfterEnd has completed") {
+		t.Errorf("the saved schedule of TestLogAfterEnd does not fail:\n%s", out.String())
 	}
 }
 

@@ -1,4 +1,4 @@
-// Package logf logs from a test, and from a goroutine after the test has
+// Package logf logs from a test, and from goroutines after the test
 // returned: weft test shows the lines as go test does.
 package logf
 
@@ -6,9 +6,9 @@ import "testing"
 
 func TestLogf(t *testing.T) { t.Logf("hello from the test body") }
 
-// A goroutine logs after the test has returned: plain go test panics
-// "Log in goroutine after TestLogAfterEnd has completed" when the goroutine
-// gets to run in time.
+// A goroutine logs after the test has completed: plain go test panics
+// "Log in goroutine after TestLogAfterEnd has completed: late" when the
+// goroutine gets to run that late; weft test reports that panic.
 func TestLogAfterEnd(t *testing.T) {
 	release := make(chan bool)
 	go func() { <-release; t.Logf("late") }()
