@@ -90,13 +90,23 @@ func (d *decisions) rawContentsWhy(k objKey) string { return decided(d, d.conten
 // rawObjWhy returns why the values of object k keep Go's types, or "".
 func (d *decisions) rawObjWhy(k objKey) string { return decided(d, d.obj, k, k.file) }
 
-// objKeyOf returns the key of an object.
+// objKeyOf returns the key of an object. A receiver's name is marked: the
+// receiver of an interface's method has no name, and neither have the
+// method's unnamed parameters and results on its line, whose key it would
+// share. The receiver is the interface value, which goes where the
+// interface goes (to testify's require.IsType, and fmt), and its class
+// would decide theirs: otter's Clock.Tick result, a channel, stayed Go's,
+// and with it every time.Tick the clocks return.
 func objKeyOf(fset *token.FileSet, obj types.Object) (objKey, bool) {
 	if !obj.Pos().IsValid() || fset.File(obj.Pos()) == nil {
 		return objKey{}, false
 	}
 	p := fset.Position(obj.Pos())
-	return objKey{p.Filename, p.Line, obj.Name()}, true
+	name := obj.Name()
+	if v, ok := obj.(*types.Var); ok && v.Kind() == types.RecvVar {
+		name = "(receiver) " + name
+	}
+	return objKey{p.Filename, p.Line, name}, true
 }
 
 // addSkip records that the site at s is not rewritten.

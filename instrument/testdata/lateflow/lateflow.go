@@ -1,6 +1,6 @@
 // Package lateflow is reduced from alitto/pond: a generic task group
-// returns its future's channel through an interface whose values reach
-// fmt in the tests, so the channel is Go's in both packages. The decision
+// returns its future's channel through an interface, and the tests hand
+// that channel to fmt, so the channel is Go's in both packages. The decision
 // about instrfut's Done is taken while lateflow is rewritten, after
 // instrfut was; lateflow is checked again once instrfut is rewritten
 // anew, instead of being left whole.

@@ -11,7 +11,7 @@ func TestDone(t *testing.T) {
 	task, stop := New[int]()
 	go stop()
 	<-task.Done()
-	if s := fmt.Sprint(task); s == "" {
+	if s := fmt.Sprint(task.Done()); s == "" {
 		t.Error("no text")
 	}
 }
