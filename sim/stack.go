@@ -138,9 +138,14 @@ var syncTwins = map[string]bool{
 // called by the program (the rewrite of a sync.Mutex's Lock), as the
 // method of sync it stands for: go test's dump shows sync.(*Mutex).Lock
 // there, which tests that wait for a goroutine to reach a lock look for
-// in runtime.Stack (otter's waitForFrame). Any other frame is returned as
-// it is.
+// in runtime.Stack (otter's waitForFrame); and weft's TB.Run as
+// testing.(*T).Run. Any other frame is returned as it is.
 func syncTwin(f frame) frame {
+	if args, ok := bytes.CutPrefix(f.fn, []byte(weftPrefix+"testing.(*TB).Run(")); ok {
+		// A test's body waiting for its subtest: go test shows
+		// testing.(*T).Run, which goleak takes for the test runner's.
+		return frame{fn: append([]byte("testing.(*T).Run("), args...), file: f.file}
+	}
 	rest, ok := bytes.CutPrefix(f.fn, []byte(weftPrefix+"sim.(*"))
 	if !ok {
 		return f
