@@ -2,6 +2,7 @@ package sim
 
 import (
 	"bytes"
+	"fmt"
 	"runtime"
 	"strings"
 
@@ -106,9 +107,14 @@ func goroutineTrace(g []byte) ([]byte, bool) {
 	}
 	out := append([]byte(nil), header...)
 	own := false
-	for _, f := range frames[from:] {
+	for i, f := range frames[from:] {
 		if f.weft() {
-			continue
+			if next := from + i + 1; next < len(frames) && !frames[next].weft() {
+				f = syncTwin(f)
+			}
+			if f.weft() {
+				continue
+			}
 		}
 		own = own || !f.std()
 		out = append(append(out, '\n'), f.fn...)
@@ -117,6 +123,43 @@ func goroutineTrace(g []byte) ([]byte, bool) {
 		}
 	}
 	return out, own
+}
+
+// syncTwins are the methods of sim's twins of sync's types, by the name
+// sync gives them.
+var syncTwins = map[string]bool{
+	"Mutex.Lock": true, "Mutex.TryLock": true, "Mutex.Unlock": true,
+	"RWMutex.Lock": true, "RWMutex.TryLock": true, "RWMutex.Unlock": true,
+	"RWMutex.RLock": true, "RWMutex.TryRLock": true, "RWMutex.RUnlock": true,
+	"WaitGroup.Wait": true, "Cond.Wait": true, "Once.Do": true,
+}
+
+// syncTwin returns the frame of a method of sim's twin of a sync type,
+// called by the program (the rewrite of a sync.Mutex's Lock), as the
+// method of sync it stands for: go test's dump shows sync.(*Mutex).Lock
+// there, which tests that wait for a goroutine to reach a lock look for
+// in runtime.Stack (otter's waitForFrame); and weft's TB.Run as
+// testing.(*T).Run. Any other frame is returned as it is.
+func syncTwin(f frame) frame {
+	if args, ok := bytes.CutPrefix(f.fn, []byte(weftPrefix+"testing.(*TB).Run(")); ok {
+		// A test's body waiting for its subtest: go test shows
+		// testing.(*T).Run, which goleak takes for the test runner's.
+		return frame{fn: append([]byte("testing.(*T).Run("), args...), file: f.file}
+	}
+	rest, ok := bytes.CutPrefix(f.fn, []byte(weftPrefix+"sim.(*"))
+	if !ok {
+		return f
+	}
+	typ, rest, ok := bytes.Cut(rest, []byte(")."))
+	if !ok {
+		return f
+	}
+	method, args, ok := bytes.Cut(rest, []byte("("))
+	if !ok || !syncTwins[string(typ)+"."+string(method)] {
+		return f
+	}
+	fn := fmt.Appendf(nil, "sync.(*%s).%s(%s", typ, method, args)
+	return frame{fn: fn, file: f.file}
 }
 
 // parseTrace splits a goroutine's trace into its header line and frames.

@@ -104,3 +104,43 @@ func TestStackPlain(t *testing.T) {
 		t.Errorf("a 10-byte buffer: %d bytes, %q; want 10, %q", n, buf[:n], d[:10])
 	}
 }
+
+// lockedIn is where a goroutine of TestStackShowsSyncMethod waits for a
+// lock.
+func lockedIn(mu *sim.Mutex) { mu.Lock() }
+
+// TestStackShowsSyncMethod checks that a goroutine waiting in one of sim's
+// twins of sync's types shows, above its own function, the method of sync
+// that the rewrite replaced, as go test's dump does: otter's tests wait
+// until runtime.Stack shows a goroutine in sync.(*Mutex).Lock called by
+// their cache's hash map.
+func TestStackShowsSyncMethod(t *testing.T) {
+	var d string
+	r := runOnce(func() {
+		var mu sim.Mutex
+		mu.Lock()
+		done := sim.NewChan[int](0)
+		sim.Go(func() { lockedIn(&mu); mu.Unlock(); done.Close() })
+		sim.Sleep(1) // the goroutine waits for the lock
+		d = dump(true)
+		mu.Unlock()
+		done.Recv()
+	})
+	if r.Failure != nil {
+		t.Fatal(r.Failure.Summary())
+	}
+	if w := weftFrames(d); len(w) > 0 {
+		t.Errorf("weft's frames in the dump: %q\n%s", w, d)
+	}
+	found := false
+	for _, g := range strings.Split(d, "\n\n") {
+		lines := strings.Split(g, "\n")
+		if len(lines) > 3 && strings.HasPrefix(lines[1], "sync.(*Mutex).Lock(") &&
+			strings.HasPrefix(lines[3], "github.com/weftdev/weft/sim_test.lockedIn(") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no goroutine in sync.(*Mutex).Lock called by lockedIn:\n%s", d)
+	}
+}
