@@ -1,12 +1,15 @@
 package weft
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/weftdev/weft/sim/simctx"
 )
 
 // TB is what a test instrumented by weft test gets in place of *testing.T:
@@ -24,6 +27,9 @@ type TB struct {
 	t        *T
 	cleanups []func()
 	skipped  *atomic.Pointer[string] // the test's, set by a Skip outside subtests: why, with its site
+	ctx      simctx.Context          // Context's, made at its first call
+	cancel   simctx.CancelFunc
+	ending   bool // the Cleanup functions run: Context is canceled
 }
 
 // Test runs body, a test's body, under weft's controller as Check does.
@@ -121,7 +127,43 @@ func (tb *TB) Cleanup(f func()) {
 	tb.t.x.mu.Unlock()
 }
 
+// Context returns a context that is canceled just before the test's
+// Cleanup functions run (a subtest's, before the subtest's), as
+// testing.T.Context's is. It is weft's (simctx), seen as a standard one:
+// a goroutine that waits for it waits for an event of the execution, where
+// the real test's context, canceled after the execution, would leave a
+// Cleanup that waits for that goroutine deadlocked.
+func (tb *TB) Context() context.Context {
+	tb.t.x.mu.Lock()
+	ctx := tb.ctx
+	tb.t.x.mu.Unlock()
+	if ctx != nil {
+		return simctx.ToStd(ctx)
+	}
+	// Made outside the lock: under control, making it is an event.
+	made, cancel := simctx.WithCancel(simctx.Background())
+	tb.t.x.mu.Lock()
+	if tb.ctx == nil {
+		tb.ctx, tb.cancel = made, cancel
+	}
+	ctx, ending := tb.ctx, tb.ending
+	tb.t.x.mu.Unlock()
+	if ending {
+		// Asked for first by a goroutine that outlived the body, once
+		// the Cleanup functions began: canceled already.
+		cancel()
+	}
+	return simctx.ToStd(ctx)
+}
+
 func (tb *TB) runCleanups() {
+	tb.t.x.mu.Lock()
+	cancel := tb.cancel
+	tb.ending = true
+	tb.t.x.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
 	for {
 		tb.t.x.mu.Lock()
 		n := len(tb.cleanups)

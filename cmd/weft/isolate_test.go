@@ -48,6 +48,7 @@ func TestWeftTestKeepsGoTestOutput(t *testing.T) {
 		{"TestLogf", "logf_test.go:7: hello from the test body", "pass"},
 		{"TestLogBeforeCleanup", "legal_test.go:18: before the cleanup ends", "pass"},
 		{"TestLogToParent", "legal_test.go:34: after the subtest", "pass"},
+		{"TestContextBeforeCleanup", "legal_test.go:49: canceled before the cleanup", "pass"},
 		{"TestSkipped", "logf_test.go:19: before the skip", "skip"},
 		{"TestSkipped", "logf_test.go:20: not today", "skip"},
 		{"TestSub", "subtests_test.go:11: before the subtests", "fail"},

@@ -36,3 +36,16 @@ func TestLogToParent(t *testing.T) {
 	})
 	close(release)
 }
+
+// A goroutine waits for the test's context, which go test cancels just
+// before the Cleanup functions run, while a Cleanup waits for it.
+func TestContextBeforeCleanup(t *testing.T) {
+	var wg sync.WaitGroup
+	t.Cleanup(wg.Wait)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		<-t.Context().Done()
+		t.Logf("canceled before the cleanup")
+	}()
+}
