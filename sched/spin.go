@@ -126,8 +126,9 @@ func (c *Controller) accountSpin(g *G) {
 	}
 }
 
-// setValue records what the controller knows of obj's value: digest if
-// known, nothing if not; a change of it asks the spinners on obj again.
+// setValue records what the controller knows of obj's value: its digest
+// if known, that it is unknown if not; a change of it asks the spinners
+// on obj again.
 //
 //go:norace
 func (c *Controller) setValue(obj uint32, digest uint64, known bool) {
