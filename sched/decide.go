@@ -177,6 +177,9 @@ func (c *Controller) decide(g *G) *G {
 			// goroutines are being drained, and g decides nothing.
 			return nil
 		}
+		if c.back.out > 0 && c.back.n.Load() > 0 {
+			c.takeBacks()
+		}
 		c.flush()
 		if c.opts.Verify {
 			c.verify()
@@ -190,6 +193,9 @@ func (c *Controller) decide(g *G) *G {
 		}
 		n := c.cands.len()
 		if n == 0 && c.serveVisits(g) {
+			continue
+		}
+		if n == 0 && c.back.out > 0 && c.awaitBack(timer, in) {
 			continue
 		}
 		if n == 0 {
@@ -214,6 +220,14 @@ func (c *Controller) decide(g *G) *G {
 			}
 			if c.unstall() || c.awaitVisit(g) {
 				continue
+			}
+			if c.back.out > 0 && !c.aborting && !c.abandoned.Load() {
+				if c.back.waited < c.opts.BlockTimeout {
+					continue // a goroutine away may yet come back
+				}
+				if h := c.giveBack(); h != nil {
+					return h
+				}
 			}
 			if !c.aborting && !c.abandoned.Load() {
 				c.stalled()
@@ -263,7 +277,7 @@ func (c *Controller) decide(g *G) *G {
 //
 //go:norace
 func (c *Controller) runsOn(g *G) bool {
-	if len(c.woken)+len(c.dirty)+len(c.unowned) > 0 || c.opts.Verify || c.overran ||
+	if len(c.woken)+len(c.dirty)+len(c.unowned)+c.back.out > 0 || c.opts.Verify || c.overran ||
 		g.yield || g.grp != nil || !g.fresh || !c.timers.empty() {
 		return false
 	}

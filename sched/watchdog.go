@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/weftdev/weft/internal/race"
 	"github.com/weftdev/weft/internal/text"
 )
 
@@ -56,7 +57,7 @@ func (c *Controller) watch() *Result {
 	var w watcher
 	w.reset(c)
 	timer := watchTimers.Get().(*time.Timer)
-	timer.Reset(w.interval)
+	timer.Reset(w.next())
 	defer func() {
 		timer.Stop()
 		watchTimers.Put(timer)
@@ -68,10 +69,10 @@ func (c *Controller) watch() *Result {
 			return nil
 		case <-timer.C:
 		}
-		timer.Reset(w.interval)
 		if g, s, running, stuck := w.check(); stuck {
 			return c.abandon(g, s, running)
 		}
+		timer.Reset(w.next())
 	}
 }
 
@@ -101,6 +102,29 @@ type watcher struct {
 	cpu            time.Duration // the process's CPU time at the last progress
 	cpuKnown       bool          // cpu could be read
 	tick           time.Time
+	quiet          int           // ticks in a row without progress
+	tickCPU        time.Duration // the process's CPU time at the last tick
+}
+
+// busy reports whether the process used the CPU for half the time passed
+// since the last tick or more.
+func (w *watcher) busy(passed time.Duration) bool {
+	now, ok := cpuTime()
+	used := now - w.tickCPU
+	w.tickCPU = now
+	return ok && used >= passed/2
+}
+
+// next returns the wait before the next tick: awayTick after a tick that
+// saw progress, twice as long after each that saw none, up to the
+// interval. A goroutine that holds the baton blocked in the network is
+// found soon (see detach); one that computes costs a few looks at the
+// goroutines' stacks more.
+func (w *watcher) next() time.Duration {
+	if race.Enabled || w.quiet >= 30 {
+		return w.interval
+	}
+	return min(awayTick<<w.quiet, w.interval)
 }
 
 // reset starts watching c's execution.
@@ -130,12 +154,24 @@ func (w *watcher) check() (g *G, s goroutineStack, running, stuck bool) {
 	passed := min(now.Sub(w.tick), 2*w.interval)
 	w.tick = now
 	if p := c.look(); p != w.last || c.dumping.Load() {
-		w.last, w.still, w.blocked = p, 0, 0
+		w.last, w.still, w.blocked, w.quiet = p, 0, 0, 0
 		w.cpu, w.cpuKnown = cpuTime()
+		return nil, s, false, false
+	}
+	w.quiet++
+	if passed < w.interval && w.busy(passed) {
+		// An early look while the process computes: something runs, no
+		// goroutine is to be taken away from the network yet.
+		w.still += passed
 		return nil, s, false, false
 	}
 	g = c.cur.Load()
 	s, ok := c.stackOf(goroutineStacks(), g)
+	if ok && s.blocked() && c.detach(g, s) {
+		// The others run while g waits in the network (away.go).
+		w.last, w.still, w.blocked, w.quiet = c.look(), 0, 0, 0
+		return nil, s, false, false
+	}
 	if ok && s.waitsForChild() {
 		// The child is a process of its own that the machine runs, as
 		// under go test; if it never ends, the test's -timeout ends both.
