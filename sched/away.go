@@ -72,8 +72,13 @@ const awaySlice = 32 * time.Millisecond
 var opAway = NewOp("network I/O (outside weft)")
 
 // detaching holds the baton while the watchdog takes it from a goroutine
-// away: a goroutine of the execution that comes back meanwhile waits.
-var detaching = &G{idx: -1, id: "watchdog"}
+// going away: one that comes back meanwhile waits for the outcome. Then
+// deciding holds it while the watchdog decides in the goroutine's place,
+// which may take a wait in real time for one to come back (awaitBack).
+var (
+	detaching = &G{idx: -1, id: "watchdog"}
+	deciding  = &G{idx: -1, id: "watchdog"}
+)
 
 // backs is what goroutines coming back tell the controller, which takes
 // it under the baton: the goroutines back, and a signal for a controller
@@ -134,6 +139,7 @@ func (c *Controller) detach(g *G, s goroutineStack) bool {
 	}
 	c.back.out++
 	g.away.Store(awayOut)
+	c.cur.Store(deciding) // g may come back from now on
 	// Its event: it waits for the world outside.
 	g.n++
 	c.steps++

@@ -126,3 +126,49 @@ func TestBlockedStackBesideUnstartedWorker(t *testing.T) {
 		}
 	}
 }
+
+// TestAwayBackWhileWatchdogDecides: the root alone waits in the network
+// for a goroutine outside every execution, which answers after a while.
+// The watchdog takes the root's baton and, with nothing else to run,
+// waits in its place for a goroutine to come back; the root comes back
+// meanwhile and must be let in. It found the baton still held for the
+// watchdog's take, and waited for that to end, while the watchdog waited
+// for it to come back, for Options.BlockTimeout.
+func TestAwayBackWhileWatchdogDecides(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() { // outside every execution
+		conn, err := l.Accept()
+		if err != nil {
+			return
+		}
+		defer conn.Close()
+		time.Sleep(20 * time.Millisecond) // the root waits in Read meanwhile
+		conn.Write([]byte{1})
+	}()
+	done := make(chan *sched.Result, 1)
+	go func() {
+		done <- sched.Run(func() {
+			conn, err := net.Dial("tcp", l.Addr().String())
+			if err != nil {
+				return
+			}
+			defer conn.Close()
+			conn.Read(make([]byte, 1))
+			var mu sim.Mutex
+			mu.Lock()
+			mu.Unlock()
+		}, explore.RandomWalk(1), sched.Options{BlockTimeout: 10 * time.Minute})
+	}()
+	select {
+	case r := <-done:
+		if r.Failure != nil {
+			t.Fatal(r.Failure.Summary())
+		}
+	case <-time.After(time.Minute): // a guard against a hang, not a measure
+		t.Fatal("the root, back from the network while the watchdog decided in its place, was not let in")
+	}
+}
