@@ -2,6 +2,8 @@ package sched_test
 
 import (
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -170,5 +172,34 @@ func TestAwayBackWhileWatchdogDecides(t *testing.T) {
 		}
 	case <-time.After(time.Minute): // a guard against a hang, not a measure
 		t.Fatal("the root, back from the network while the watchdog decided in its place, was not let in")
+	}
+}
+
+// TestStdGoroutinesOutliveExecution: a response whose body the test never
+// closes leaves net/http's loops of its connection running after the
+// execution, started from the root, as they outlive the test under go
+// test: no user's go statement, so no escape, but goroutines that kept
+// running; an escape with StrictLeaks, as goleak would see them.
+func TestStdGoroutinesOutliveExecution(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("body"))
+	}))
+	defer srv.Close()
+	for _, strict := range []bool{false, true} {
+		client := &http.Client{Transport: &http.Transport{}}
+		r := sched.Run(func() {
+			if _, err := client.Get(srv.URL); err != nil {
+				panic(err)
+			}
+		}, explore.RandomWalk(1), sched.Options{BlockTimeout: 5 * time.Second, StrictLeaks: strict})
+		srv.CloseClientConnections()
+		switch {
+		case strict && (r.Failure == nil || r.Failure.Kind != sched.Escape):
+			t.Errorf("strict: failure %s, want escape", r.Failure.Summary())
+		case !strict && r.Failure != nil:
+			t.Errorf("failure %s, want none", r.Failure.Summary())
+		case !strict && (len(r.KeptRunning) == 0 || !strings.Contains(r.KeptRunning[0].Op, "net/http.")):
+			t.Errorf("kept running: %+v, want net/http's goroutines", r.KeptRunning)
+		}
 	}
 }

@@ -1560,8 +1560,17 @@ func (c *Controller) result() *Result {
 	c.escMu.Lock()
 	escapes := c.escapes
 	c.escMu.Unlock()
-	if esc := c.findEscapes(); esc != nil {
+	esc, std := c.findEscapes()
+	if esc != nil {
 		escapes = append(escapes, esc)
+	}
+	if len(std) > 0 {
+		// The standard library's own, kept running after the test. Still
+		// the labels of the worker it was started from: no other goroutine
+		// may run on it.
+		c.escapedSome = true
+		retireIdle()
+		r.KeptRunning = append(r.KeptRunning, std...)
 	}
 	if len(escapes) > 0 {
 		c.escapedSome = true

@@ -3,6 +3,7 @@ package sched
 import (
 	"fmt"
 	"runtime/metrics"
+	"strings"
 	"sync"
 	"time"
 
@@ -231,20 +232,31 @@ func (c *Controller) abandon(g *G, s goroutineStack, running bool) *Result {
 // only done when the process created other goroutines than the workers the
 // execution started while it ran: started by a plain go statement, or by
 // whatever else runs in parallel.
-func (c *Controller) findEscapes() *Failure {
+//
+// A goroutine that runs nothing but the standard library's code (net/http's
+// loops of a connection: a response whose body the test never closed, a
+// connection kept alive) is not a failure, as under go test: its
+// standard library started it, no go statement of the user's, and nothing
+// of weft's would have it otherwise. It comes back in std, to be listed as
+// kept running; but with -explore.strictleaks, as goleak would, it is an
+// escape too.
+func (c *Controller) findEscapes() (esc *Failure, std []Waiting) {
 	c.end = window{c.goroutinesCreated(), janitors.Load()}
 	if c.end.created-c.created <= uint64(c.workers)+c.relays.Load()+c.end.janitors-c.janitor {
-		return nil
+		return nil, nil
 	}
 	for attempt := 0; ; attempt++ {
-		ws := c.escapedGoroutines()
+		ws, stdOnly := c.escapedGoroutines()
 		if len(ws) == 0 {
-			return nil
+			return nil, nil
 		}
 		if attempt == 6 {
+			if stdOnly && !c.opts.StrictLeaks {
+				return nil, ws
+			}
 			f := &Failure{Kind: Escape, Waiting: ws, Site: ws[0].Site,
 				Message: fmt.Sprintf("%d goroutine(s) started with a plain go statement outlived the execution; start them with sim.Go so weft controls them", len(ws))}
-			return f
+			return f, nil
 		}
 		time.Sleep(time.Millisecond << attempt)
 	}
@@ -254,23 +266,41 @@ func (c *Controller) findEscapes() *Failure {
 // execution's workers and its test name but are no worker, after every
 // controlled goroutine has exited. (A worker runs goroutines of several
 // executions in turn: the test name keeps a parallel test's escape from
-// being counted here.)
-func (c *Controller) escapedGoroutines() []Waiting {
+// being counted here.) stdOnly says that every one of them runs the
+// standard library's code alone.
+func (c *Controller) escapedGoroutines() (out []Waiting, stdOnly bool) {
 	mine := make(map[string]bool, len(c.all))
 	for _, g := range c.all {
 		mine[g.w.num] = true
 	}
-	var out []Waiting
+	stdOnly = true
 	for _, s := range goroutineStacks() {
 		if s.worker() || s.stdDaemon() || !mine[first(s.labels["weft.w"])] || first(s.labels["weft.test"]) != c.opts.Name {
 			continue
 		}
 		site, stack := s.user()
+		w := Waiting{Op: "go statement", Site: site, Stack: stack}
+		if site == "" {
+			w.Goroutine, w.Op, w.Site = "of the standard library", s.function(), "-"
+		} else {
+			stdOnly = false
+		}
 		for range s.count {
-			out = append(out, Waiting{Op: "go statement", Site: site, Stack: stack})
+			out = append(out, w)
 		}
 	}
-	return out
+	return out, stdOnly
+}
+
+// function returns the function the goroutine runs: its outermost frame
+// but the runtime's.
+func (s goroutineStack) function() string {
+	for i := len(s.frames) - 1; i >= 0; i-- {
+		if fn := s.frames[i].fn; !strings.HasPrefix(fn, "runtime.") {
+			return fn
+		}
+	}
+	return "the runtime"
 }
 
 // Observers of an execution from outside it (the watchdog, a visitor
