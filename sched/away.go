@@ -281,12 +281,33 @@ func (c *Controller) awaitBack(timer bool, in time.Duration) bool {
 	}
 }
 
+// backs makes the goroutines that came back candidates, if any did.
+//
+//go:norace
+func (c *Controller) backs() {
+	if c.back.out > 0 && c.back.n.Load() > 0 {
+		c.takeBacks()
+	}
+}
+
+// awayWait reports whether a stall waits again for a goroutine away to
+// come back (awaitBack), within Options.BlockTimeout.
+//
+//go:norace
+func (c *Controller) awayWait() bool {
+	return c.back.out > 0 && !c.aborting && !c.abandoned.Load() && c.back.waited < c.opts.BlockTimeout
+}
+
 // giveBack returns the first goroutine still away, to which the baton
-// goes back, when one has been waited for Options.BlockTimeout: the
-// watchdog then reports it as it reports a goroutine blocked outside.
+// goes back at a stall once one has been waited for Options.BlockTimeout
+// (see awayWait), or nil: the watchdog then reports it as it reports a
+// goroutine blocked outside.
 //
 //go:norace
 func (c *Controller) giveBack() *G {
+	if c.back.out == 0 || c.aborting || c.abandoned.Load() {
+		return nil
+	}
 	for _, g := range c.all {
 		if !g.done && g.away.Load() == awayOut {
 			c.back.spentAt = g.n

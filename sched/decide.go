@@ -177,9 +177,7 @@ func (c *Controller) decide(g *G) *G {
 			// goroutines are being drained, and g decides nothing.
 			return nil
 		}
-		if c.back.out > 0 && c.back.n.Load() > 0 {
-			c.takeBacks()
-		}
+		c.backs()
 		c.flush()
 		if c.opts.Verify {
 			c.verify()
@@ -192,10 +190,7 @@ func (c *Controller) decide(g *G) *G {
 			c.dueSince = c.steps
 		}
 		n := c.cands.len()
-		if n == 0 && c.serveVisits(g) {
-			continue
-		}
-		if n == 0 && c.back.out > 0 && c.awaitBack(timer, in) {
+		if n == 0 && (c.serveVisits(g) || c.back.out > 0 && c.awaitBack(timer, in)) {
 			continue
 		}
 		if n == 0 {
@@ -218,16 +213,11 @@ func (c *Controller) decide(g *G) *G {
 				idle++
 				continue
 			}
-			if c.unstall() || c.awaitVisit(g) {
+			if c.unstall() || c.awaitVisit(g) || c.awayWait() {
 				continue
 			}
-			if c.back.out > 0 && !c.aborting && !c.abandoned.Load() {
-				if c.back.waited < c.opts.BlockTimeout {
-					continue // a goroutine away may yet come back
-				}
-				if h := c.giveBack(); h != nil {
-					return h
-				}
+			if h := c.giveBack(); h != nil {
+				return h
 			}
 			if !c.aborting && !c.abandoned.Load() {
 				c.stalled()
