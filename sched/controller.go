@@ -738,11 +738,17 @@ func (c *Controller) escaped(g *G) {
 	if c.rejoin(g) {
 		return // back from the network (away.go)
 	}
-	site, stack := userSite(string(debug.Stack()))
+	block := string(debug.Stack())
+	site, stack := userSite(block)
+	msg := "a goroutine started with a plain go statement (it inherits the identity of goroutine " + g.id + ") used a weft primitive; start it with sim.Go"
+	if by := stdCreator(block); by != "" {
+		msg = "a goroutine the standard library started (created by " + by + "; it inherits the identity of goroutine " + g.id +
+			") used a weft primitive: weft controls the goroutines of the code it rewrites, not those of the standard library (a server in the test's process, httptest's, runs its handlers on them)"
+	}
 	c.escMu.Lock()
 	c.escapes = append(c.escapes, &Failure{
 		Kind:    Escape,
-		Message: "a goroutine started with a plain go statement (it inherits the identity of goroutine " + g.id + ") used a weft primitive; start it with sim.Go",
+		Message: msg,
 		Site:    site,
 		Stack:   stack,
 	})
