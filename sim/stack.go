@@ -20,16 +20,25 @@ const weftPrefix = frames.Module + "/"
 // dump (go.uber.org/goleak) then sees the goroutines the test has, with
 // their own functions on top, as its options name them.
 func Stack(buf []byte, all bool) int {
-	dump := make([]byte, max(len(buf), 64<<10))
+	if g, _ := who(); g != nil {
+		// The test's own goroutine, which the dump hides, tells what the
+		// root shows, even in the current goroutine's trace alone.
+		return copy(buf, controlledDump(g, runtimeStack(len(buf), true), all))
+	}
+	return copy(buf, withoutWeft(runtimeStack(len(buf), all)))
+}
+
+// runtimeStack returns runtime.Stack's whole dump, in a buffer of at least
+// size bytes.
+func runtimeStack(size int, all bool) []byte {
+	dump := make([]byte, max(size, 64<<10))
 	for {
 		n := runtime.Stack(dump, all)
 		if n < len(dump) {
-			dump = dump[:n]
-			break
+			return dump[:n]
 		}
 		dump = make([]byte, 2*len(dump))
 	}
-	return copy(buf, withoutWeft(dump))
 }
 
 // withoutWeft returns a goroutine dump without weft's frames, and without
@@ -75,6 +84,21 @@ func (f frame) std() bool { return frames.StdFile(string(bytes.TrimSpace(f.file)
 // that run its body) rather than in a primitive of sim.
 func goroutineTrace(g []byte) ([]byte, bool) {
 	header, frames := parseTrace(g)
+	out, own := keptFrames(frames)
+	if !own {
+		return nil, false
+	}
+	if out == nil {
+		return g, true
+	}
+	return append(append([]byte(nil), header...), out...), true
+}
+
+// keptFrames returns the lines of a goroutine's frames that goroutineTrace
+// keeps, each after a newline, and whether the program's code is among
+// them; nil if no frame is weft's (all are kept), and nil and false for a
+// goroutine that is weft's.
+func keptFrames(frames []frame) ([]byte, bool) {
 	top, controlled := -1, false
 	for i, f := range frames {
 		if f.weft() {
@@ -85,7 +109,7 @@ func goroutineTrace(g []byte) ([]byte, bool) {
 		}
 	}
 	if top < 0 {
-		return g, true
+		return nil, true
 	}
 	if !controlled {
 		for _, f := range frames {
@@ -105,7 +129,7 @@ func goroutineTrace(g []byte) ([]byte, bool) {
 			from = 0
 		}
 	}
-	out := append([]byte(nil), header...)
+	out := []byte{}
 	own := false
 	for i, f := range frames[from:] {
 		if f.weft() {
