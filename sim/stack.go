@@ -67,9 +67,18 @@ type frame struct {
 	fn, file []byte
 }
 
-// weft reports whether the frame is a function of weft's runtime.
+// weft reports whether the frame is a function of weft's runtime, or code
+// of weft's inlined into another package's function (a closure of weft's
+// TB.Run, inlined into the test's body, is named after the body).
 func (f frame) weft() bool {
-	return frames.WeftFunction(strings.TrimPrefix(string(f.fn), "created by "))
+	if frames.WeftFunction(strings.TrimPrefix(string(f.fn), "created by ")) {
+		return true
+	}
+	file := bytes.TrimSpace(f.file)
+	if i := bytes.LastIndexByte(file, ':'); i > 0 && !bytes.HasPrefix(f.fn, []byte("created by ")) {
+		return frames.WeftFile(string(file[:i]))
+	}
+	return false
 }
 
 // std reports whether the frame is a function of the standard library.
@@ -133,12 +142,16 @@ func keptFrames(frames []frame) ([]byte, bool) {
 	own := false
 	for i, f := range frames[from:] {
 		if f.weft() {
+			// weft's own but for a twin of sync's called by the program,
+			// which shows as sync's method (its file is still weft's).
+			twin := f
 			if next := from + i + 1; next < len(frames) && !frames[next].weft() {
-				f = syncTwin(f)
+				twin = syncTwin(f)
 			}
-			if f.weft() {
+			if bytes.Equal(twin.fn, f.fn) {
 				continue
 			}
+			f = twin
 		}
 		own = own || !f.std()
 		out = append(append(out, '\n'), f.fn...)
@@ -155,7 +168,7 @@ var syncTwins = map[string]bool{
 	"Mutex.Lock": true, "Mutex.TryLock": true, "Mutex.Unlock": true,
 	"RWMutex.Lock": true, "RWMutex.TryLock": true, "RWMutex.Unlock": true,
 	"RWMutex.RLock": true, "RWMutex.TryRLock": true, "RWMutex.RUnlock": true,
-	"WaitGroup.Wait": true, "Cond.Wait": true, "Once.Do": true,
+	"WaitGroup.Wait": true, "WaitGroup.Go": true, "Cond.Wait": true, "Once.Do": true,
 }
 
 // syncTwin returns the frame of a method of sim's twin of a sync type,

@@ -33,3 +33,36 @@ func TestTraceShowsTestingRun(t *testing.T) {
 		t.Errorf("trace (kept %v):\n%s", ok, out)
 	}
 }
+
+// TestRenameShowsTheTestFunction checks the names a dump gives to the
+// test's body and its closures, which weft runs as closures of the test
+// function: what go test names them.
+func TestRenameShowsTheTestFunction(t *testing.T) {
+	d := &dumper{outer: "example.com/p.TestX", body: "example.com/p.TestX.func1"}
+	for in, want := range map[string]string{
+		"example.com/p.TestX.func1(0x1)":            "example.com/p.TestX(0x1)",
+		"example.com/p.TestX.func1.2()":             "example.com/p.TestX.func2()",
+		"example.com/p.TestX.func1.2.1(...)":        "example.com/p.TestX.func2.1(...)",
+		"example.com/p.TestX.func1.deferwrap1()":    "example.com/p.TestX.deferwrap1()",
+		"created by example.com/p.TestX.func1.3 in": "created by example.com/p.TestX.func3 in",
+		"example.com/p.TestX.func12()":              "example.com/p.TestX.func12()",
+		"example.com/p.TestXY.func1()":              "example.com/p.TestXY.func1()",
+		"example.com/q.helper.func1()":              "example.com/q.helper.func1()",
+	} {
+		if got := d.rename(in); got != want {
+			t.Errorf("rename(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for name, want := range map[string]string{
+		"example.com/p.TestX.func2":     "example.com/p.TestX",
+		"example.com/p.TestX.func2.1":   "example.com/p.TestX.func2",
+		"example.com/p.(*T).run.func1":  "example.com/p.(*T).run",
+		"example.com/p.F[...].func3":    "example.com/p.F[...]",
+		"example.com/p.waitForDone":     "",
+		"example.com/p.(*blockedG).run": "",
+	} {
+		if got, _ := enclosing(name); got != want {
+			t.Errorf("enclosing(%q) = %q, want %q", name, got, want)
+		}
+	}
+}

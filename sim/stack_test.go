@@ -363,3 +363,25 @@ func line(t *testing.T, text string) string {
 	}
 	return strconv.Itoa(strings.Count(before, "\n") + 1)
 }
+
+// TestStackWaitGroupGoCreator checks that a goroutine started by a
+// WaitGroup's Go is created by sync.(*WaitGroup).Go, as go test shows it,
+// not by weft's twin.
+func TestStackWaitGroupGoCreator(t *testing.T) {
+	var d string
+	r := runOnce(func() {
+		var wg sim.WaitGroup
+		ch := sim.NewChan[int](0)
+		wg.Go(func() { parkedIn(ch) })
+		d = dump(true)
+		ch.Send(1)
+		wg.Wait()
+	})
+	if r.Failure != nil {
+		t.Fatal(r.Failure.Summary())
+	}
+	root := strings.Fields(d)[1]
+	if want := "\ncreated by sync.(*WaitGroup).Go in goroutine " + root + "\n"; !strings.Contains(d, want) {
+		t.Errorf("no %q in the dump:\n%s", want[1:], d)
+	}
+}

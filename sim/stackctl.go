@@ -145,6 +145,12 @@ func (d *dumper) trace(x sched.DumpG, header []byte, frames []frame) []byte {
 	if x.Parent < 0 {
 		return append(out, d.tail...)
 	}
+	for _, f := range frames {
+		if bytes.HasPrefix(f.fn, []byte(weftPrefix+"testing.(*T).Run.func")) {
+			// A subtest, which weft's T.Run starts as testing's does.
+			return fmt.Appendf(out, "\ncreated by testing.(*T).Run in goroutine %d", d.id(x.Parent))
+		}
+	}
 	return append(out, d.createdBy(x)...)
 }
 

@@ -43,3 +43,34 @@ func TestStackNamesTheTestFunction(t *testing.T) {
 		t.Errorf("the goroutine of the go statement, want %s.func1 created by %s in goroutine %s:\n%s", test, test, id, d)
 	}
 }
+
+// TestStackShowsASubtestAsGoTestDoes checks a subtest's trace in the dump
+// weft test gives for runtime.Stack: its function named as go test names
+// it, none of weft's code (its TB.Run's closure, inlined into the body, is
+// named after the body), and testing.(*T).Run as its creator, in the
+// body's goroutine.
+func TestStackShowsASubtestAsGoTestDoes(t *testing.T) {
+	var d string
+	weft.Test(t, func(t *weft.TB) {
+		t.Run("sub", func(t *weft.TB) {
+			buf := make([]byte, 1<<16)
+			d = string(buf[:sim.Stack(buf, true)])
+		})
+	}, weft.CorpusDir(t.TempDir()), weft.Iterations(1))
+	const test = "github.com/weftdev/weft/testing_test.TestStackShowsASubtestAsGoTestDoes"
+	gs := strings.Split(strings.TrimSpace(d), "\n\n")
+	sub := strings.Split(gs[0], "\n")
+	var body []string
+	for _, g := range gs[1:] {
+		if strings.Contains(g, "\n"+test+"(") {
+			body = strings.Split(g, "\n")
+		}
+	}
+	if body == nil {
+		t.Fatalf("no goroutine runs the test's body:\n%s", d)
+	}
+	want := "created by testing.(*T).Run in goroutine " + strings.Fields(body[0])[1]
+	if len(sub) != 4 || !strings.HasPrefix(sub[1], test+".func1(") || sub[3] != want {
+		t.Errorf("the subtest's trace, want %s.func1 %s:\n%s", test, want, d)
+	}
+}
