@@ -1,6 +1,7 @@
 package weft
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -68,6 +69,12 @@ func report(f *Finding, cfg *config, saved string, saveErr error) string {
 	}
 	writeTimeline(&b, f.Final)
 	writeUnreplayed(&b, f.Unreplayed, f.Unlisted)
+	if tooLong := (*tooLongError)(nil); errors.As(saveErr, &tooLong) {
+		fmt.Fprintf(&b, "  not saved: %v\n", tooLong)
+		fmt.Fprintf(&b, "  to run it again: %s -explore -explore.seed %#x -explore.iters %d -explore.workers 1\n",
+			runCommand(cfg.command, cfg.name), cfg.seed, found.Iteration+1)
+		return b.String()
+	}
 	if saveErr != nil {
 		fmt.Fprintf(&b, "  could not save the schedule: %v\n  schedule:\n", saveErr)
 		for _, line := range strings.Split(strings.TrimRight(string(f.Entry.Marshal()), "\n"), "\n") {

@@ -1,6 +1,7 @@
 package weft_test
 
 import (
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -30,5 +31,35 @@ func TestTimelineShowsLastPreemptions(t *testing.T) {
 	}
 	if strings.Contains(out, "preemption 24 of 40") || !strings.Contains(out, "preemption 25 of 40") {
 		t.Errorf("not the last 16 shown:\n%s", out)
+	}
+}
+
+// TestTooLongNotSaved: a schedule minimization could not shrink below
+// MaxSavedChoices is not written to the corpus (karlseguin/ccache's was
+// 320 MB); the report says why and how to find it again, and a short one
+// is saved as ever.
+func TestTooLongNotSaved(t *testing.T) {
+	dir := t.TempDir()
+	long := make(sched.Schedule, weft.MaxSavedChoices+1)
+	for i := range long {
+		long[i] = sched.Choice{Kind: sched.RunChoice, G: "0", N: i + 1, Next: "0.1", Preempt: true}
+	}
+	report, path := weft.SaveFinding(dir, "TestLong", long)
+	if path != "" {
+		t.Errorf("saved to %s", path)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) > 0 {
+		t.Errorf("the corpus directory holds %d files", len(entries))
+	}
+	for _, want := range []string{"not saved: its schedule has 65537 choices", "-explore.seed 0x5eed -explore.iters 3"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("the report does not say %q:\n%s", want, report)
+		}
+	}
+	if len(report) > 10_000 {
+		t.Errorf("a report of %d bytes", len(report))
+	}
+	if _, path := weft.SaveFinding(dir, "TestShort", long[:10]); path == "" {
+		t.Error("a short schedule was not saved")
 	}
 }
