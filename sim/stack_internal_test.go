@@ -66,3 +66,20 @@ func TestRenameShowsTheTestFunction(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaderID checks the id and state read from a goroutine's header.
+func TestHeaderID(t *testing.T) {
+	for in, want := range map[string]struct {
+		id    int64
+		state string
+	}{
+		"goroutine 7 [chan receive]:":                    {7, "chan receive"},
+		"goroutine 12 [select, 2 minutes]:":              {12, "select, 2 minutes"},
+		"goroutine 3 gp=0xc000 m=0 mp=0xc100 [running]:": {3, "running"},
+	} {
+		id, state, ok := headerID([]byte(in))
+		if !ok || id != want.id || state != want.state {
+			t.Errorf("headerID(%q) = %d, %q, %v; want %d, %q", in, id, state, ok, want.id, want.state)
+		}
+	}
+}

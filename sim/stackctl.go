@@ -260,7 +260,8 @@ func headerID(header []byte) (int64, string, bool) {
 	}
 	num, rest, _ := bytes.Cut(rest, []byte(" "))
 	id, err := strconv.ParseInt(string(num), 10, 64)
-	state, _, _ := bytes.Cut(bytes.TrimPrefix(rest, []byte("[")), []byte("]"))
+	_, state, _ := bytes.Cut(rest, []byte("[")) // after gp=... with GOTRACEBACK=system
+	state, _, _ = bytes.Cut(state, []byte("]"))
 	return id, string(state), err == nil
 }
 
