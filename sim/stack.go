@@ -71,7 +71,7 @@ type frame struct {
 // of weft's inlined into another package's function (a closure of weft's
 // TB.Run, inlined into the test's body, is named after the body).
 func (f frame) weft() bool {
-	if frames.WeftFunction(strings.TrimPrefix(string(f.fn), "created by ")) {
+	if f.weftFunction() {
 		return true
 	}
 	file := bytes.TrimSpace(f.file)
@@ -79,6 +79,12 @@ func (f frame) weft() bool {
 		return frames.WeftFile(string(file[:i]))
 	}
 	return false
+}
+
+// weftFunction reports whether the frame's function is one of weft's
+// runtime, by its name.
+func (f frame) weftFunction() bool {
+	return frames.WeftFunction(strings.TrimPrefix(string(f.fn), "created by "))
 }
 
 // std reports whether the frame is a function of the standard library.
@@ -123,7 +129,9 @@ func keptFrames(frames []frame) ([]byte, bool) {
 	if !controlled {
 		for _, f := range frames {
 			if !f.std() {
-				if f.weft() && !bytes.HasPrefix(f.fn, []byte(weftPrefix+"sim.")) {
+				// By its name: a function of the program that weft's code
+				// was inlined into is the program's.
+				if f.weftFunction() && !bytes.HasPrefix(f.fn, []byte(weftPrefix+"sim.")) {
 					return nil, false
 				}
 				break

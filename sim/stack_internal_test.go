@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -81,5 +83,27 @@ func TestHeaderID(t *testing.T) {
 		if !ok || id != want.id || state != want.state {
 			t.Errorf("headerID(%q) = %d, %q, %v; want %d, %q", in, id, state, ok, want.id, want.state)
 		}
+	}
+}
+
+// TestTraceKeepsAProgramGoroutineWithWeftInlined checks that a goroutine
+// of the program whose top frame is weft's code inlined into the
+// program's function (named after that function, in weft's file) stays in
+// the dump, without that frame: it is not one of weft's goroutines.
+func TestTraceKeepsAProgramGoroutineWithWeftInlined(t *testing.T) {
+	_, here, _, _ := runtime.Caller(0)
+	g := strings.Join([]string{
+		"goroutine 9 [chan receive]:",
+		"example.com/p.F.(*Map[...]).Range.func1(...)",
+		"\t" + filepath.Join(filepath.Dir(here), "map.go") + ":100",
+		"example.com/p.F(0x1)",
+		"\t/src/p/p.go:10 +0x20",
+		"created by example.com/p.main in goroutine 1",
+		"\t/src/p/p.go:5 +0x10",
+	}, "\n")
+	out, ok := goroutineTrace([]byte(g))
+	lines := strings.Split(string(out), "\n")
+	if !ok || len(lines) != 5 || lines[1] != "example.com/p.F(0x1)" {
+		t.Errorf("trace (kept %v):\n%s", ok, out)
 	}
 }
