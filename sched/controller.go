@@ -326,6 +326,7 @@ type Controller struct {
 	more    []*Failure
 
 	cur       atomic.Pointer[G] // the goroutine holding the baton
+	back      backs             // goroutines away in the network (away.go)
 	progress  atomic.Uint64     // the moves published to observers (see moves)
 	moved     atomic.Bool       // a move was published since an observer last looked
 	abandoned atomic.Bool       // the watchdog gave up on the execution
@@ -440,6 +441,8 @@ type G struct {
 	yieldEvent bool   // its current event is a yield (Yield)
 
 	grp *group // the group it waits in, if any: then cand and fresh are its
+
+	away atomic.Int32 // awayHome, awayOut or awayBack (away.go)
 
 	sleep Timer // the timer of its sleeps (Sleep)
 
@@ -678,10 +681,16 @@ func (c *Controller) goroutine(g *G, f func()) (reuse bool) {
 	defer func() {
 		var r any
 		if !normal {
+			r = recover()
+		}
+		if c.cur.Load() != g && !c.abandoned.Load() {
+			c.rejoin(g) // back from the network to exit (away.go)
+		}
+		if !normal {
 			// recover returns nil when the goroutine is exiting through
 			// runtime.Goexit (Fatalf, or an abort). Panics raised while
 			// the execution unwinds are consequences, not causes.
-			if r = recover(); r != nil && !c.aborting && !c.abandoned.Load() {
+			if r != nil && !c.aborting && !c.abandoned.Load() {
 				c.panicked(g, r)
 			}
 		}
@@ -733,6 +742,9 @@ func (g *G) Claim() *G {
 func (c *Controller) escaped(g *G) {
 	if c.abandoned.Load() {
 		runtime.Goexit() // a goroutine of an abandoned execution, ending
+	}
+	if c.rejoin(g) {
+		return // back from the network (away.go)
 	}
 	site, stack := userSite(string(debug.Stack()))
 	c.escMu.Lock()
@@ -988,6 +1000,9 @@ func (c *Controller) rekey(g *G) {
 //
 //go:norace
 func (c *Controller) handoff(next *G) {
+	if c.back.out > 0 && c.handAway(next) {
+		return
+	}
 	c.cur.Store(next) // also tells the watchdog the execution moves
 	next.w.wake <- struct{}{}
 }
@@ -1555,8 +1570,17 @@ func (c *Controller) result() *Result {
 	c.escMu.Lock()
 	escapes := c.escapes
 	c.escMu.Unlock()
-	if esc := c.findEscapes(); esc != nil {
+	esc, std := c.findEscapes()
+	if esc != nil {
 		escapes = append(escapes, esc)
+	}
+	if len(std) > 0 {
+		// The standard library's own, kept running after the test. Still
+		// the labels of the worker it was started from: no other goroutine
+		// may run on it.
+		c.escapedSome = true
+		retireIdle()
+		r.KeptRunning = append(r.KeptRunning, std...)
 	}
 	if len(escapes) > 0 {
 		c.escapedSome = true

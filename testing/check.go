@@ -368,7 +368,11 @@ func logNotes(t *testing.T, cfg *config, x exploration) {
 	if len(x.kept) > 0 {
 		t.Log(keptRunning(x.kept))
 	}
-	if x.overran > 0 {
+	switch {
+	case x.overran == 1:
+		t.Logf("weft: 1 execution ran past its %d explored events (-explore.maxsteps), to %d events: the rest of it ran unexplored",
+			cfg.maxSteps, x.longest)
+	case x.overran > 1:
 		t.Logf("weft: %d executions ran past their %d explored events (-explore.maxsteps), the longest to %d events: the rest of each ran unexplored",
 			x.overran, cfg.maxSteps, x.longest)
 	}

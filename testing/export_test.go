@@ -32,3 +32,6 @@ func SaveFinding(dir, name string, s sched.Schedule) (report, path string) {
 
 // MaxSavedChoices exports maxSavedChoices to the tests.
 const MaxSavedChoices = maxSavedChoices
+
+// WriteFailure exports writeFailure to the tests.
+var WriteFailure = writeFailure

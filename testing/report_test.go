@@ -63,3 +63,28 @@ func TestTooLongNotSaved(t *testing.T) {
 		t.Error("a short schedule was not saved")
 	}
 }
+
+// TestWaitingGrouped: goroutines that wait in the same operation at the
+// same place with the same stack are listed as one group, their stack
+// once; the others one by one, as before.
+func TestWaitingGrouped(t *testing.T) {
+	f := &sched.Failure{Kind: sched.Leak}
+	for i := range 6 {
+		f.Waiting = append(f.Waiting, sched.Waiting{Goroutine: "0." + strconv.Itoa(i+1), Op: "Chan.Send", Site: "cache.go:204", Stack: "p.set\n\tcache.go:204"})
+	}
+	f.Waiting = append(f.Waiting, sched.Waiting{Goroutine: "0.9", Op: "Chan.Send", Site: "cache.go:196", Stack: "p.delete\n\tcache.go:196"})
+	var b strings.Builder
+	weft.WriteFailure(&b, f, nil)
+	out := b.String()
+	for _, want := range []string{
+		"goroutines 0.1, 0.2, 0.3, 0.4 and 2 more blocked in Chan.Send at cache.go:204\n",
+		"goroutine 0.9 blocked in Chan.Send at cache.go:196\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "p.set"); n != 1 {
+		t.Errorf("the shared stack written %d times:\n%s", n, out)
+	}
+}
