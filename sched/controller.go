@@ -445,6 +445,13 @@ type G struct {
 	away atomic.Int32 // awayHome, awayOut or awayBack (away.go)
 
 	sleep Timer // the timer of its sleeps (Sleep)
+
+	// For a goroutine dump (Dump): the goroutine that started it (nil for
+	// the root), the entry of the function it runs, and whether a go
+	// statement started it (G.Go) rather than a timer (G.Spawn).
+	parent *G
+	fn     uintptr
+	goStmt bool
 }
 
 // ID returns the goroutine's lineage: "0" is the root, "0.2" the root's
@@ -631,6 +638,7 @@ func (c *Controller) newG(parent *G) *G {
 	c.slab = c.slab[1:]
 	g.c, g.idx = c, len(c.all)
 	g.self = g
+	g.parent, g.fn, g.goStmt = parent, 0, false
 	if parent == nil {
 		g.id = lineage.Root
 	} else {
@@ -1076,7 +1084,7 @@ func (g *G) ChooseCase(cases []int) int {
 //go:norace
 func (g *G) Go(op *Op, f func()) {
 	g.Step(op, 0, nil)
-	g.c.spawn(g, f)
+	g.c.spawn(g, f).goStmt = true
 }
 
 // Spawn starts f as a new controlled goroutine, a child of g, without an
@@ -1088,6 +1096,7 @@ func (g *G) Spawn(f func()) { g.c.spawn(g, f) }
 //go:norace
 func (c *Controller) spawn(parent *G, f func()) *G {
 	child := c.newG(parent)
+	child.fn = funcEntry(f)
 	c.mix(uint64(child.idx) << 16)
 	c.setCand(child, true)
 	c.start(child, f)
