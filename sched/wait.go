@@ -522,7 +522,13 @@ func (c *Controller) account(g *G) {
 	if !progress {
 		c.accountSpin(g)
 	} else {
-		c.accountChange(g)
+		// What is known of the value of the event's object, the end of
+		// any loop g was in.
+		obj := g.obj
+		if obj != 0 {
+			c.changeValue(obj, g.wrote, g.wroteValue) // unknown, but for what it wrote
+		}
+		g.spin = spin{}
 		g.polls, g.outside = 0, false
 		if g.stale && g.goPoll {
 			// Run while stale (a followed schedule may) and past its
@@ -532,11 +538,11 @@ func (c *Controller) account(g *G) {
 			c.goStaleN--
 		}
 		c.progressed()
-		// Once is enough: a store's new value (accountChange) has just
-		// recorded it. An object nobody waits on has nobody to ask
-		// (flush): g, which runs, registers its own wait with its answer.
-		if g.obj != 0 && c.watched(g.obj) && (len(c.dirty) == 0 || c.dirty[len(c.dirty)-1] != g.obj) {
-			c.dirty = append(c.dirty, g.obj)
+		// Once is enough (a Touch may have just queued it). An object
+		// nobody waits on has nobody to ask (flush): g, which runs,
+		// registers its own wait with its answer.
+		if obj != 0 && c.watched(obj) && (len(c.dirty) == 0 || c.dirty[len(c.dirty)-1] != obj) {
+			c.dirty = append(c.dirty, obj)
 		}
 	}
 	g.pollEvent, g.goChange, g.observed, g.wroteValue = false, false, false, false
