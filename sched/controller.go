@@ -754,6 +754,15 @@ func (g *G) Step(op *Op, obj uint32, w Waiter) {
 	g.c.step(g, op, obj, w, noPoll)
 }
 
+// StepReady is Step for an operation that can proceed at once (a nil
+// Waiter): the same event, by a shorter path.
+//
+//go:norace
+func (g *G) StepReady(op *Op, obj uint32) {
+	g.ops++
+	g.c.stepOn(g, op, obj)
+}
+
 // Park is a scheduling point in the middle of the operation g began at its
 // last Step: g waits for w, as a WaitGroup.Wait that finds the counter
 // above zero does. It is an event, but not a new operation.
@@ -830,16 +839,7 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, poll pollKind) {
 	c.mix(uint64(g.idx)<<32 ^ uint64(obj))
 	c.mix(op.hash)
 	if c.trace != nil && c.steps >= c.opts.TraceFrom {
-		p := tracePoint{g: g, n: g.n, ops: g.ops, op: op, obj: obj, at: c.now}
-		if c.opts.Stacks {
-			p.stack = callers(1)
-		}
-		if c.sites == nil {
-			c.sites = new(siteCache)
-		}
-		g.site = c.sites.callerSite(1)
-		p.site = g.site
-		c.record(p)
+		c.traceEvent(g, op, obj)
 	}
 	if race.Enabled && c.raceCheck(g) {
 		runtime.Goexit()
@@ -848,13 +848,7 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, poll pollKind) {
 	c.moves()
 	c.account(g)
 	if c.steps > c.opts.MaxSteps+c.extra {
-		if c.rootDone {
-			c.keepRunning()
-			goexit()
-		}
-		if !c.timeRunsOut() && !c.overrun() {
-			c.runaway(g)
-		}
+		c.pastBudget(g)
 	}
 	g.op, g.obj, g.wait, g.yield = op, obj, w, poll != noPoll
 	g.yieldEvent = poll == pollInside && obj == 0
@@ -882,10 +876,122 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, poll pollKind) {
 	}
 	// The checks of a decision that lets g run on come first, inlined: most
 	// decisions are, and the loop of decide costs a dozen calls.
-	next := g
 	if c.runsOn(g) {
 		g.wgen++ // run(g), for a goroutine that runs on
-	} else if next = c.decide(g); next != nil {
+		g.yield = false
+	} else {
+		c.pass(g)
+	}
+	g.wait = nil
+	race.Enable()
+}
+
+// stepOn is step for an event that waits for nothing and does not poll (w
+// nil, noPoll), as most are: a Var's access, an atomic operation, a lock
+// taken at once. It does what step does, without what a nil Waiter and
+// noPoll leave moot: g.wait and g.yield are nil and false between events,
+// and stay so. A change to one is a change to the other
+// (TestExecutionsAreStable runs both).
+//
+//go:norace
+func (c *Controller) stepOn(g *G, op *Op, obj uint32) {
+	if c.aborting || c.abandoned.Load() {
+		runtime.Goexit()
+	}
+	g.n++
+	c.steps++
+	c.now += int64(Tick)
+	c.mix(uint64(g.idx)<<32 ^ uint64(obj))
+	c.mix(op.hash)
+	if c.trace != nil && c.steps >= c.opts.TraceFrom {
+		c.traceEvent(g, op, obj)
+	}
+	if race.Enabled && c.raceCheck(g) {
+		runtime.Goexit()
+	}
+	race.Disable()
+	c.moves()
+	c.account(g)
+	if c.steps > c.opts.MaxSteps+c.extra {
+		c.pastBudget(g)
+	}
+	g.op, g.obj, g.yieldEvent = op, obj, false
+	if g.spinning() && c.spinsAt(g, op, obj) {
+		g.obj, g.wait, g.stale = g.spin.obj, c.spinWait(g), false
+	}
+	if op.access == Read && obj != 0 {
+		c.pollRead(g, obj)
+	} else {
+		g.readObj = 0
+	}
+	if g.polls >= 2 {
+		c.makeStale(g)
+	}
+	g.wgen++
+	g.overdue = false
+	if g.wait == nil {
+		c.setCand(g, true)
+	} else {
+		c.await(g)
+	}
+	// runsOn, inlined (g does not yield): the call and its frame were a
+	// tenth of an event that runs on.
+	if len(c.woken)+len(c.dirty)+len(c.unowned) == 0 && !c.opts.Verify && !c.overran &&
+		g.grp == nil && g.fresh && c.timers.empty() &&
+		(c.cands.len() == 1 && len(c.stale) == 0 || c.steadyOn(g)) {
+		c.dueSince = 0
+		c.mix(uint64(g.idx))
+		c.ran(g)
+		g.wgen++
+	} else {
+		c.pass(g)
+	}
+	if g.wait != nil {
+		g.wait = nil
+	}
+	race.Enable()
+}
+
+// traceEvent traces g's event op on obj (Options.Trace), for step.
+//
+//go:noinline
+//go:norace
+func (c *Controller) traceEvent(g *G, op *Op, obj uint32) {
+	p := tracePoint{g: g, n: g.n, ops: g.ops, op: op, obj: obj, at: c.now}
+	if c.opts.Stacks {
+		p.stack = callers(2)
+	}
+	if c.sites == nil {
+		c.sites = new(siteCache)
+	}
+	g.site = c.sites.callerSite(2)
+	p.site = g.site
+	c.record(p)
+}
+
+// pastBudget is step's part for an event past the execution's budget of
+// steps (Options.MaxSteps).
+//
+//go:norace
+func (c *Controller) pastBudget(g *G) {
+	if c.rootDone {
+		c.keepRunning()
+		goexit()
+	}
+	if !c.timeRunsOut() && !c.overrun() {
+		c.runaway(g)
+	}
+}
+
+// pass is the end of g's event when the decision may not let g run on:
+// decide's, and the handoff to the goroutine it chose, after which g waits
+// for its turn. It ends g if nothing can run any more, or if the execution
+// is aborting or abandoned once it has its turn.
+//
+//go:norace
+func (c *Controller) pass(g *G) {
+	next := c.decide(g)
+	if next != nil {
 		c.run(next)
 	}
 	g.yield = false
@@ -899,8 +1005,6 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, poll pollKind) {
 			goexit()
 		}
 	}
-	g.wait = nil
-	race.Enable()
 }
 
 // goexit ends the calling goroutine from inside a step, showing the race
@@ -1053,7 +1157,7 @@ func (g *G) ChooseCase(cases []int) int {
 //
 //go:norace
 func (g *G) Go(op *Op, f func()) {
-	g.Step(op, 0, nil)
+	g.StepReady(op, 0)
 	g.c.spawn(g, f)
 }
 

@@ -147,7 +147,7 @@ var (
 // execution.
 func (m *Map) state(g *sched.G, op *sched.Op) *mapState {
 	s := stateOf(&m.st, g)
-	g.Step(op, s.id, nil)
+	g.StepReady(op, s.id)
 	return s
 }
 

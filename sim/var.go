@@ -92,7 +92,7 @@ func (x *Var[T]) loadSlow() T {
 			if s == nil {
 				s = x.newControlled(g)
 			}
-			g.Step(opLoad, s.id, nil)
+			g.StepReady(opLoad, s.id)
 			v := x.v
 			g.Observe(digestAs(s.word, &v))
 			return v
@@ -120,7 +120,7 @@ func (x *Var[T]) loadControlled(g *sched.G) T {
 	if s == nil {
 		s = x.newControlled(g)
 	}
-	g.Step(opLoad, s.id, nil)
+	g.StepReady(opLoad, s.id)
 	v := x.v
 	g.Observe(digestAs(s.word, &v))
 	return v
@@ -164,7 +164,7 @@ func (x *Var[T]) storeSlow(v T) {
 			if s == nil {
 				s = x.newControlled(g)
 			}
-			g.Step(opStore, s.id, nil)
+			g.StepReady(opStore, s.id)
 			x.v = v
 			g.Wrote(digestAs(s.word, &v))
 			return
@@ -193,7 +193,7 @@ func (x *Var[T]) storeControlled(g *sched.G, v T) {
 	if s == nil {
 		s = x.newControlled(g)
 	}
-	g.Step(opStore, s.id, nil)
+	g.StepReady(opStore, s.id)
 	x.v = v
 	g.Wrote(digestAs(s.word, &v))
 }
