@@ -911,7 +911,25 @@ func (c *Controller) stepOn(g *G, op *Op, obj uint32) {
 	}
 	race.Disable()
 	c.moves()
-	c.account(g)
+	if g.changing() {
+		// accountChange, inlined: most events follow a change.
+		obj := g.obj
+		if obj != 0 {
+			c.changeValue(obj, g.wrote, g.wroteValue)
+		}
+		g.spin = spin{}
+		g.polls, g.outside = 0, false
+		if g.stale && g.goPoll {
+			c.goPolledOn(g)
+		}
+		c.progressed()
+		if obj != 0 && c.watched(obj) && (len(c.dirty) == 0 || c.dirty[len(c.dirty)-1] != obj) {
+			c.dirty = append(c.dirty, obj)
+		}
+		g.pollEvent, g.goChange, g.observed, g.wroteValue = false, false, false, false
+	} else {
+		c.account(g)
+	}
 	if c.steps > c.opts.MaxSteps+c.extra {
 		c.pastBudget(g)
 	}
