@@ -575,7 +575,7 @@ func setup(strategy Strategy, opts Options, since window) *Controller {
 	c.values = c.spare.values
 	c.watchers = c.watchBuf[:0]
 	c.woken, c.dirty = c.wokenBuf[:0], c.dirtyBuf[:0]
-	c.cands.init(&c.all)
+	c.cands.init(&c.all, &c.spare.cands)
 	c.timers.heapOnly = opts.heapTimers
 	if opts.Trace {
 		c.trace = make([]tracePoint, 0, 256)
