@@ -311,6 +311,7 @@ type Controller struct {
 	// calmUntil while the candidates stay as they were at calmGen.
 	calmGen   uint64
 	calmUntil int
+	calmOld   int32 // the index of the candidate that had waited longest then
 
 	// The clock (clock.go).
 	epoch  time.Time
@@ -1080,7 +1081,20 @@ func (c *Controller) served(g *G) {
 	case g.grp != nil:
 		c.cands.updateMember(g.grp, g)
 	case g.fresh:
-		c.cands.updateLater(g)
+		// g's wait is now the shortest, and no priority changed: the
+		// answers kept for the candidates (see starving and highest)
+		// still hold, unless g was the one that had waited longest (or
+		// tied with it, at this step).
+		s := &c.cands
+		calm := c.calmGen == s.gen && int32(g.idx) != c.calmOld && c.calmUntil-FairBound < c.steps
+		hi := s.hiGen == s.gen
+		s.updateLater(g)
+		if calm {
+			c.calmGen = s.gen
+		}
+		if hi {
+			s.hiGen = s.gen
+		}
 	}
 }
 

@@ -151,7 +151,7 @@ func (c *Controller) starving() *G {
 		// Until the candidates change, the longest wait is old's, and
 		// the goroutine at the decision is not served again: the same
 		// question gets the same answer up to step since+FairBound.
-		c.calmGen, c.calmUntil = c.cands.gen, since+FairBound
+		c.calmGen, c.calmUntil, c.calmOld = c.cands.gen, since+FairBound, old
 	}
 	return nil
 }
