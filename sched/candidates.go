@@ -27,6 +27,8 @@ type candidates struct {
 	hi    *G
 	hiGen uint64
 
+	spare *candSpares // what earlier executions' candidates grew (see spares); nil if none
+
 	smallCnt [2 * smallSize]int32 // the first tree, in the controller
 	smallPos [2 * smallSize]int32 // the heaps' first positions
 	smallTop [smallSize]heapEntry
@@ -59,9 +61,24 @@ var none = node{top: -1, old: -1}
 // allocation of its own.
 const smallSize = 4
 
+// candSpares are the buffers that the candidates of an execution grew
+// beyond their own arrays, kept emptied for the next execution of their
+// controller (see spares): trees and heaps the same size, without their
+// allocations.
+type candSpares struct {
+	trees          [2][]int32 // two: a tree grows into one from the other
+	topPos, oldPos []int32
+	topH, oldH     []heapEntry
+}
+
+// init readies s for an execution. Its tree and heaps grow as they do
+// without spares, at the same sizes, but into the buffers of sp, if large
+// enough, which s takes from it.
+//
 //go:norace
-func (s *candidates) init(all *[]*G) {
+func (s *candidates) init(all *[]*G, sp *candSpares) {
 	s.all = all
+	s.spare = sp
 	s.gen, s.hi, s.hiGen = 1, nil, 0
 	s.size = smallSize
 	s.cnt = s.smallCnt[:]
@@ -70,6 +87,86 @@ func (s *candidates) init(all *[]*G) {
 	for i := range s.smallPos {
 		s.smallPos[i] = -1
 	}
+}
+
+// spares returns, for its controller's next execution, the spares s did
+// not take and the buffers s grew, emptied, up to those for n goroutines.
+// Called by Release, outside any execution.
+//
+//go:norace
+func (s *candidates) spares(n int) candSpares {
+	var sp candSpares
+	if s.spare != nil {
+		sp = *s.spare
+	}
+	if s.size == smallSize {
+		return sp // it grew nothing
+	}
+	if len(s.cnt) <= 2*n {
+		s.keepTree(&sp, s.cnt[:0])
+	}
+	if p, q := s.top.pos, s.old.pos; cap(p) <= n && cap(q) <= n {
+		sp.topPos, sp.oldPos = p[:0], q[:0]
+	}
+	if h, k := s.top.h, s.old.h; cap(h) > smallSize && cap(h) <= n && cap(k) > smallSize && cap(k) <= n {
+		sp.topH, sp.oldH = h[:0], k[:0]
+	}
+	return sp
+}
+
+// keepTree keeps tree t in sp's trees, in place of a smaller one.
+//
+//go:norace
+func (s *candidates) keepTree(sp *candSpares, t []int32) {
+	for i, u := range sp.trees {
+		if u == nil || cap(u) < cap(t) {
+			sp.trees[i] = t
+			return
+		}
+	}
+}
+
+// growInto returns a tree of n counts, all 0, and gives s's heaps room for
+// n/2 members: in spare buffers if large enough, which s takes, or new
+// ones.
+//
+//go:norace
+func (s *candidates) growInto(n int) []int32 {
+	sp := s.spare
+	if sp == nil {
+		return make([]int32, n)
+	}
+	if m := n / 2; cap(sp.topPos) >= m && cap(sp.oldPos) >= m {
+		s.top.pos, s.old.pos = moveTo(sp.topPos, s.top.pos), moveTo(sp.oldPos, s.old.pos)
+		sp.topPos, sp.oldPos = nil, nil
+	}
+	if m := n / 2; cap(sp.topH) >= m && cap(sp.oldH) >= m {
+		s.top.h, s.old.h = moveTo(sp.topH, s.top.h), moveTo(sp.oldH, s.old.h)
+		sp.topH, sp.oldH = nil, nil
+	}
+	for i, t := range sp.trees {
+		if cap(t) >= n {
+			sp.trees[i] = nil
+			t = t[:n]
+			for j := range t { // a loop: see grow
+				t[j] = 0
+			}
+			return t
+		}
+	}
+	return make([]int32, n)
+}
+
+// moveTo returns dst, as long as src, with src's elements: dst has room.
+// A loop: see grow.
+//
+//go:norace
+func moveTo[T any](dst, src []T) []T {
+	dst = dst[:len(src)]
+	for i, x := range src {
+		dst[i] = x
+	}
+	return dst
 }
 
 // grow makes room for goroutine indices below n, rebuilding the tree.
@@ -83,7 +180,8 @@ func (s *candidates) grow(n int) {
 	if size == s.size {
 		return
 	}
-	cnt := make([]int32, 2*size)
+	old := s.cnt
+	cnt := s.growInto(2 * size)
 	// Loops, not copy: the race detector checks the runtime's copy even
 	// in a //go:norace function, and the tree is written by every
 	// goroutine of the execution, with the handoffs between them hidden.
@@ -91,6 +189,9 @@ func (s *candidates) grow(n int) {
 		cnt[size+i] = n
 	}
 	from := s.levels()
+	if len(old) > len(s.smallCnt) && s.spare != nil {
+		s.keepTree(s.spare, old[:0])
+	}
 	s.size, s.cnt = size, cnt
 	s.top.grow(size)
 	s.old.grow(size)

@@ -12,7 +12,7 @@ func TestCandidatesAgainstAList(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var all []*G
 	var s candidates
-	s.init(&all)
+	s.init(&all, nil)
 	in := map[*G]bool{}
 	for step := range 20_000 {
 		if len(all) < 300 && rng.IntN(8) == 0 {
@@ -48,6 +48,49 @@ func TestCandidatesAgainstAList(t *testing.T) {
 	}
 }
 
+// Candidates made from the spares of earlier ones (a reused controller's)
+// answer as new ones do, though their buffers hold the earlier members,
+// and grow to the same sizes without allocating.
+func TestCandidatesFromSpares(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var sp candSpares
+	for round := range 4 {
+		var all []*G
+		var s candidates
+		s.init(&all, &sp)
+		in := map[*G]bool{}
+		for step := range 3_000 {
+			if len(all) < 40+20*round && rng.IntN(8) == 0 {
+				all = append(all, &G{idx: len(all), since: rng.IntN(5)})
+			}
+			if len(all) == 0 {
+				continue
+			}
+			g := all[rng.IntN(len(all))]
+			in[g] = !in[g]
+			s.set(g, in[g])
+			checkCandidates(t, round*10_000+step, &s, all, func(h *G) bool { return in[h] })
+		}
+		sp = s.spares(spareGs)
+	}
+	all := make([]*G, 16)
+	for i := range all {
+		all[i] = &G{idx: i}
+	}
+	var s candidates
+	fill := func() {
+		s.init(&all, &sp)
+		for _, g := range all {
+			s.set(g, true)
+		}
+		sp = s.spares(spareGs)
+	}
+	fill()
+	if n := testing.AllocsPerRun(10, fill); n != 0 {
+		t.Errorf("candidates made from spares allocated %v times growing to 16 members, want 0", n)
+	}
+}
+
 // The candidate set with groups of waiters, against a plain list: members
 // of the tree and of groups that turn ready and not, with their keys
 // changed, past several growths of the tree.
@@ -55,7 +98,7 @@ func TestCandidateGroupsAgainstAList(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	var all []*G
 	var s candidates
-	s.init(&all)
+	s.init(&all, nil)
 	in := map[*G]bool{}   // in the tree
 	of := map[*G]*group{} // in a group
 	groups := []*group{s.newGroup(1, nil), s.newGroup(2, nil), s.newGroup(3, nil)}

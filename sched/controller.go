@@ -312,6 +312,7 @@ type Controller struct {
 	// calmUntil while the candidates stay as they were at calmGen.
 	calmGen   uint64
 	calmUntil int
+	calmOld   int32 // the index of the candidate that had waited longest then
 
 	// The clock (clock.go).
 	epoch  time.Time
@@ -586,7 +587,7 @@ func setup(strategy Strategy, opts Options, since window) *Controller {
 	c.values = c.spare.values
 	c.watchers = c.watchBuf[:0]
 	c.woken, c.dirty = c.wokenBuf[:0], c.dirtyBuf[:0]
-	c.cands.init(&c.all)
+	c.cands.init(&c.all, &c.spare.cands)
 	c.timers.heapOnly = opts.heapTimers
 	if opts.Trace {
 		c.trace = make([]tracePoint, 0, 256)
@@ -781,6 +782,15 @@ func (g *G) Step(op *Op, obj uint32, w Waiter) {
 	g.c.step(g, op, obj, w, noPoll)
 }
 
+// StepReady is Step for an operation that can proceed at once (a nil
+// Waiter): the same event, by a shorter path.
+//
+//go:norace
+func (g *G) StepReady(op *Op, obj uint32) {
+	g.ops++
+	g.c.stepOn(g, op, obj)
+}
+
 // Park is a scheduling point in the middle of the operation g began at its
 // last Step: g waits for w, as a WaitGroup.Wait that finds the counter
 // above zero does. It is an event, but not a new operation.
@@ -857,16 +867,7 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, poll pollKind) {
 	c.mix(uint64(g.idx)<<32 ^ uint64(obj))
 	c.mix(op.hash)
 	if c.trace != nil && c.steps >= c.opts.TraceFrom {
-		p := tracePoint{g: g, n: g.n, ops: g.ops, op: op, obj: obj, at: c.now}
-		if c.opts.Stacks {
-			p.stack = callers(1)
-		}
-		if c.sites == nil {
-			c.sites = new(siteCache)
-		}
-		g.site = c.sites.callerSite(1)
-		p.site = g.site
-		c.record(p)
+		c.traceEvent(g, op, obj)
 	}
 	if race.Enabled && c.raceCheck(g) {
 		runtime.Goexit()
@@ -875,13 +876,7 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, poll pollKind) {
 	c.moves()
 	c.account(g)
 	if c.steps > c.opts.MaxSteps+c.extra {
-		if c.rootDone {
-			c.keepRunning()
-			goexit()
-		}
-		if !c.timeRunsOut() && !c.overrun() {
-			c.runaway(g)
-		}
+		c.pastBudget(g)
 	}
 	g.op, g.obj, g.wait, g.yield = op, obj, w, poll != noPoll
 	g.yieldEvent = poll == pollInside && obj == 0
@@ -909,10 +904,140 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, poll pollKind) {
 	}
 	// The checks of a decision that lets g run on come first, inlined: most
 	// decisions are, and the loop of decide costs a dozen calls.
-	next := g
 	if c.runsOn(g) {
 		g.wgen++ // run(g), for a goroutine that runs on
-	} else if next = c.decide(g); next != nil {
+		g.yield = false
+	} else {
+		c.pass(g)
+	}
+	g.wait = nil
+	race.Enable()
+}
+
+// stepOn is step for an event that waits for nothing and does not poll (w
+// nil, noPoll), as most are: a Var's access, an atomic operation, a lock
+// taken at once. It does what step does, without what a nil Waiter and
+// noPoll leave moot: g.wait and g.yield are nil and false between events,
+// and stay so. A change to one is a change to the other
+// (TestExecutionsAreStable runs both).
+//
+//go:norace
+func (c *Controller) stepOn(g *G, op *Op, obj uint32) {
+	if c.aborting || c.abandoned.Load() {
+		runtime.Goexit()
+	}
+	g.n++
+	c.steps++
+	c.now += int64(Tick)
+	c.mix(uint64(g.idx)<<32 ^ uint64(obj))
+	c.mix(op.hash)
+	if c.trace != nil && c.steps >= c.opts.TraceFrom {
+		c.traceEvent(g, op, obj)
+	}
+	if race.Enabled && c.raceCheck(g) {
+		runtime.Goexit()
+	}
+	race.Disable()
+	c.moves()
+	if g.changing() {
+		// accountChange, inlined: most events follow a change.
+		obj := g.obj
+		if obj != 0 {
+			c.changeValue(obj, g.wrote, g.wroteValue)
+		}
+		g.spin = spin{}
+		g.polls, g.outside = 0, false
+		if g.stale && g.goPoll {
+			c.goPolledOn(g)
+		}
+		c.progressed()
+		if obj != 0 && c.watched(obj) && (len(c.dirty) == 0 || c.dirty[len(c.dirty)-1] != obj) {
+			c.dirty = append(c.dirty, obj)
+		}
+		g.pollEvent, g.goChange, g.observed, g.wroteValue = false, false, false, false
+	} else {
+		c.account(g)
+	}
+	if c.steps > c.opts.MaxSteps+c.extra {
+		c.pastBudget(g)
+	}
+	g.op, g.obj, g.yieldEvent = op, obj, false
+	if g.spinning() && c.spinsAt(g, op, obj) {
+		g.obj, g.wait, g.stale = g.spin.obj, c.spinWait(g), false
+	}
+	if op.access == Read && obj != 0 {
+		c.pollRead(g, obj)
+	} else {
+		g.readObj = 0
+	}
+	if g.polls >= 2 {
+		c.makeStale(g)
+	}
+	g.wgen++
+	g.overdue = false
+	if g.wait == nil {
+		c.setCand(g, true)
+	} else {
+		c.await(g)
+	}
+	// runsOn, inlined (g does not yield): the call and its frame were a
+	// tenth of an event that runs on.
+	if len(c.woken)+len(c.dirty)+len(c.unowned) == 0 && !c.opts.Verify && !c.overran &&
+		g.grp == nil && g.fresh && c.timers.empty() &&
+		(c.cands.len() == 1 && len(c.stale) == 0 || c.steadyOn(g)) {
+		c.dueSince = 0
+		c.mix(uint64(g.idx))
+		c.ran(g)
+		g.wgen++
+	} else {
+		c.pass(g)
+	}
+	if g.wait != nil {
+		g.wait = nil
+	}
+	race.Enable()
+}
+
+// traceEvent traces g's event op on obj (Options.Trace), for step.
+//
+//go:noinline
+//go:norace
+func (c *Controller) traceEvent(g *G, op *Op, obj uint32) {
+	p := tracePoint{g: g, n: g.n, ops: g.ops, op: op, obj: obj, at: c.now}
+	if c.opts.Stacks {
+		p.stack = callers(2)
+	}
+	if c.sites == nil {
+		c.sites = new(siteCache)
+	}
+	g.site = c.sites.callerSite(2)
+	p.site = g.site
+	c.record(p)
+}
+
+// pastBudget is step's part for an event past the execution's budget of
+// steps (Options.MaxSteps).
+//
+//go:norace
+func (c *Controller) pastBudget(g *G) {
+	if c.rootDone {
+		c.keepRunning()
+		goexit()
+	}
+	if !c.timeRunsOut() && !c.overrun() {
+		c.runaway(g)
+	}
+}
+
+// pass is the end of g's event when the decision may not let g run on:
+// decide's, and the handoff to the goroutine it chose, after which g waits
+// for its turn. It ends g if nothing can run any more, or if the execution
+// is aborting or abandoned once it has its turn.
+//
+//go:norace
+func (c *Controller) pass(g *G) {
+	next := c.decide(g)
+	if next != nil {
 		c.run(next)
 	}
 	g.yield = false
@@ -926,8 +1051,6 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, poll pollKind) {
 			goexit()
 		}
 	}
-	g.wait = nil
-	race.Enable()
 }
 
 // goexit ends the calling goroutine from inside a step, showing the race
@@ -985,7 +1108,20 @@ func (c *Controller) served(g *G) {
 	case g.grp != nil:
 		c.cands.updateMember(g.grp, g)
 	case g.fresh:
-		c.cands.updateLater(g)
+		// g's wait is now the shortest, and no priority changed: the
+		// answers kept for the candidates (see starving and highest)
+		// still hold, unless g was the one that had waited longest (or
+		// tied with it, at this step).
+		s := &c.cands
+		calm := c.calmGen == s.gen && int32(g.idx) != c.calmOld && c.calmUntil-FairBound < c.steps
+		hi := s.hiGen == s.gen
+		s.updateLater(g)
+		if calm {
+			c.calmGen = s.gen
+		}
+		if hi {
+			s.hiGen = s.gen
+		}
 	}
 }
 
@@ -1083,7 +1219,7 @@ func (g *G) ChooseCase(cases []int) int {
 //
 //go:norace
 func (g *G) Go(op *Op, f func()) {
-	g.Step(op, 0, nil)
+	g.StepReady(op, 0)
 	g.c.spawn(g, f).goStmt = true
 }
 

@@ -151,7 +151,7 @@ func (c *Controller) starving() *G {
 		// Until the candidates change, the longest wait is old's, and
 		// the goroutine at the decision is not served again: the same
 		// question gets the same answer up to step since+FairBound.
-		c.calmGen, c.calmUntil = c.cands.gen, since+FairBound
+		c.calmGen, c.calmUntil, c.calmOld = c.cands.gen, since+FairBound, old
 	}
 	return nil
 }
@@ -263,7 +263,8 @@ func (c *Controller) decide(g *G) *G {
 // the answers kept for the candidates' generation (see starving and
 // candidates.highest) already say. It costs a few loads where the loop
 // costs a dozen calls; it decides nothing the loop would decide otherwise
-// (TestExecutionsAreStable).
+// (TestExecutionsAreStable). stepOn has it inlined: a change here is a
+// change there.
 //
 //go:norace
 func (c *Controller) runsOn(g *G) bool {
@@ -271,18 +272,27 @@ func (c *Controller) runsOn(g *G) bool {
 		g.yield || g.grp != nil || !g.fresh || !c.timers.empty() {
 		return false
 	}
-	s := &c.cands
-	switch {
-	case s.len() == 1 && len(c.stale) == 0:
-	case c.decisions+1 < c.steady && c.calmGen == s.gen && c.steps <= c.calmUntil && s.hiGen == s.gen && s.hi == g:
-		c.decisions++
-	default:
+	if (c.cands.len() != 1 || len(c.stale) != 0) && !c.steadyOn(g) {
 		return false
 	}
 	c.dueSince = 0
 	c.mix(uint64(g.idx))
 	c.ran(g)
 	return true
+}
+
+// steadyOn reports whether a Prioritizer's steady decision (highest) lets
+// g run on, as the answers kept for the candidates' generation already say
+// (no candidate starving, g highest), and counts the decision if so.
+//
+//go:norace
+func (c *Controller) steadyOn(g *G) bool {
+	s := &c.cands
+	if c.decisions+1 < c.steady && c.calmGen == s.gen && c.steps <= c.calmUntil && s.hiGen == s.gen && s.hi == g {
+		c.decisions++
+		return true
+	}
+	return false
 }
 
 // unexplored is the policy of an execution past its budget (see overrun):

@@ -56,6 +56,7 @@ type spares struct {
 	slabs    [][]G
 	all      []*G
 	values   []objValue // what the controller knows of objects' values (spin.go)
+	cands    candSpares // the candidates' trees and heaps
 }
 
 // Bounds on what a released controller keeps: a huge execution's
@@ -98,6 +99,7 @@ func (c *Controller) spares() spares {
 		clear(sp.all)
 		sp.all = sp.all[:0]
 	}
+	sp.cands = c.cands.spares(spareGs)
 	if cap(c.values) <= spareValues {
 		sp.values = c.values[:0]
 	} else {

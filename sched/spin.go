@@ -87,14 +87,32 @@ func (g *G) spinning() bool { return g.spin.looks >= 2 }
 //go:norace
 func (g *G) Wrote(v uint64) { g.wrote, g.wroteValue = v, true }
 
-// accountChange takes stock of g's previous event, which changed something
-// (see account): what is known of the value of the event's object, and the
-// end of any loop g was in.
+// changeValue records the value that a change of obj (not 0) left: its
+// digest if the change told it (Wrote), unknown if not. It is setValue for
+// account's changes, without setValue's queueing of obj for flush: account
+// queues the object of every change that somebody waits on anyway.
 //
 //go:norace
-func (c *Controller) accountChange(g *G) {
-	c.setValue(g.obj, g.wrote, g.wroteValue) // unknown, but for what it wrote
-	g.spin = spin{}
+func (c *Controller) changeValue(obj uint32, digest uint64, known bool) {
+	if int(obj) >= len(c.values) {
+		if !known {
+			return // an object never known is unknown already
+		}
+		c.growValues(obj)
+	}
+	if !known {
+		digest = 0
+	}
+	c.values[obj] = objValue{digest: digest, known: known}
+}
+
+// growValues makes room in values for obj.
+//
+//go:norace
+func (c *Controller) growValues(obj uint32) {
+	for int(obj) >= len(c.values) {
+		c.values = append(c.values, objValue{})
+	}
 }
 
 // accountSpin takes stock of g's previous event, which changed nothing, for
@@ -135,9 +153,7 @@ func (c *Controller) setValue(obj uint32, digest uint64, known bool) {
 	if obj == 0 || !known && int(obj) >= len(c.values) {
 		return // an object never known is unknown already: no growth per event
 	}
-	for int(obj) >= len(c.values) {
-		c.values = append(c.values, objValue{})
-	}
+	c.growValues(obj)
 	v := objValue{known: known}
 	if known {
 		v.digest = digest

@@ -518,28 +518,58 @@ func (c *Controller) progressed() {
 //
 //go:norace
 func (c *Controller) account(g *G) {
-	progress := g.goChange || !g.pollEvent && g.op != nil && !g.op.pure
-	if !progress {
-		c.accountSpin(g)
-	} else {
+	if g.changing() {
 		c.accountChange(g)
-		g.polls, g.outside = 0, false
-		if g.stale && g.goPoll {
-			// Run while stale (a followed schedule may) and past its
-			// poll: changed() below releases the other pollers only.
-			g.stale = false
-			g.goWakes++
-			c.goStaleN--
-		}
-		c.progressed()
-		// Once is enough: a store's new value (accountChange) has just
-		// recorded it. An object nobody waits on has nobody to ask
-		// (flush): g, which runs, registers its own wait with its answer.
-		if g.obj != 0 && c.watched(g.obj) && (len(c.dirty) == 0 || c.dirty[len(c.dirty)-1] != g.obj) {
-			c.dirty = append(c.dirty, g.obj)
-		}
+	} else {
+		c.accountSpin(g)
+		g.pollEvent, g.goChange, g.observed, g.wroteValue = false, false, false, false
+	}
+}
+
+// changing reports whether g's current event changes something, for
+// account: it moved a Go channel's value, or it is neither pure nor a
+// poll.
+//
+//go:norace
+func (g *G) changing() bool {
+	return g.goChange || !g.pollEvent && g.op != nil && !g.op.pure
+}
+
+// accountChange is account for an event that changed something. stepOn
+// has it inlined: a change here is a change there.
+//
+//go:norace
+func (c *Controller) accountChange(g *G) {
+	// What is known of the value of the event's object, the end of any
+	// loop g was in.
+	obj := g.obj
+	if obj != 0 {
+		c.changeValue(obj, g.wrote, g.wroteValue) // unknown, but for what it wrote
+	}
+	g.spin = spin{}
+	g.polls, g.outside = 0, false
+	if g.stale && g.goPoll {
+		c.goPolledOn(g)
+	}
+	c.progressed()
+	// Once is enough (a Touch may have just queued it). An object nobody
+	// waits on has nobody to ask (flush): g, which runs, registers its
+	// own wait with its answer.
+	if obj != 0 && c.watched(obj) && (len(c.dirty) == 0 || c.dirty[len(c.dirty)-1] != obj) {
+		c.dirty = append(c.dirty, obj)
 	}
 	g.pollEvent, g.goChange, g.observed, g.wroteValue = false, false, false, false
+}
+
+// goPolledOn records that stale poller g of Go channels ran while stale (a
+// followed schedule may) and past its poll: changed() then releases the
+// other pollers only.
+//
+//go:norace
+func (c *Controller) goPolledOn(g *G) {
+	g.stale = false
+	g.goWakes++
+	c.goStaleN--
 }
 
 // pollRead counts a read of object obj (not 0) by g: the third read in a

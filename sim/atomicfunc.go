@@ -684,7 +684,7 @@ func orUintptrSlow(addr *uintptr, mask uintptr) uintptr {
 func addrLoad[T any](p unsafe.Pointer, load func() T) T {
 	g, t := lookup()
 	if g != nil {
-		g.Step(opAtomicLoad, addrObject(g, p), nil)
+		g.StepReady(opAtomicLoad, addrObject(g, p))
 		v := load()
 		g.Observe(digest(&v))
 		return v
@@ -699,7 +699,7 @@ func addrLoad[T any](p unsafe.Pointer, load func() T) T {
 func addrStore[T any](p unsafe.Pointer, v T, store func(T)) {
 	g, t := lookup()
 	if g != nil {
-		g.Step(opAtomicStore, addrObject(g, p), nil)
+		g.StepReady(opAtomicStore, addrObject(g, p))
 		store(v)
 		g.Wrote(digest(&v))
 		return
@@ -716,7 +716,7 @@ func addrStore[T any](p unsafe.Pointer, v T, store func(T)) {
 func addrRMW[R any](p unsafe.Pointer, op *sched.Op, f func() (R, uint64, uint64)) R {
 	g, t := lookup()
 	if g != nil {
-		g.Step(op, addrObject(g, p), nil)
+		g.StepReady(op, addrObject(g, p))
 		res, read, left := f()
 		g.Observe(read)
 		g.Wrote(left)

@@ -474,7 +474,7 @@ func (c *Chan[T]) Len() int {
 	g, t := who()
 	if g != nil {
 		s := c.state(g)
-		g.Step(opLen, s.id, nil)
+		g.StepReady(opLen, s.id)
 		g.Observe(uint64(len(s.buf)))
 		return len(s.buf)
 	}
@@ -525,7 +525,7 @@ func (c *Chan[T]) sendControlled(g *sched.G, v T) {
 		return
 	}
 	// The arrival (see chanState).
-	g.Step(opSend, s.id, nil)
+	g.StepReady(opSend, s.id)
 	if s.canSend(nil) {
 		s.send(v, nil) // to the first waiting receiver, or a panic
 		return
@@ -554,7 +554,7 @@ func (c *Chan[T]) recvControlled(g *sched.G) (v T, ok bool) {
 		v, ok = s.recv(nil)
 	} else {
 		// The arrival (see chanState).
-		g.Step(opRecv, s.id, nil)
+		g.StepReady(opRecv, s.id)
 		if s.canRecv(nil) {
 			v, ok = s.recv(nil) // from the first waiting sender, or closed
 		} else {
@@ -577,11 +577,11 @@ func (c *Chan[T]) recvControlled(g *sched.G) (v T, ok bool) {
 //go:norace
 func (c *Chan[T]) closeControlled(g *sched.G) {
 	if c == nil {
-		g.Step(opClose, 0, nil)
+		g.StepReady(opClose, 0)
 		panic("close of nil channel")
 	}
 	s := c.state(g)
-	g.Step(opClose, s.id, nil)
+	g.StepReady(opClose, s.id)
 	if s.closed {
 		panic("close of closed channel")
 	}

@@ -117,7 +117,7 @@ func (c *Cond) Broadcast() {
 	g, t := who()
 	if g != nil {
 		s := stateOf(&c.st, g)
-		g.Step(opCondBcast, s.id, nil)
+		g.StepReady(opCondBcast, s.id)
 		releaseAll(&s.waiters)
 		return
 	}
@@ -174,7 +174,7 @@ func (w *recWaiter) release(r record.Recorder, l *record.Loc) {
 //go:norace
 func (c *Cond) waitControlled(g *sched.G) {
 	s := stateOf(&c.st, g)
-	g.Step(opCondWait, s.id, nil)
+	g.StepReady(opCondWait, s.id)
 	t := &ticket{g: g}
 	s.waiters = append(s.waiters, t)
 	c.L.Unlock()
@@ -185,7 +185,7 @@ func (c *Cond) waitControlled(g *sched.G) {
 //go:norace
 func (c *Cond) signalControlled(g *sched.G) {
 	s := stateOf(&c.st, g)
-	g.Step(opCondSignal, s.id, nil)
+	g.StepReady(opCondSignal, s.id)
 	s.signal()
 }
 

@@ -30,11 +30,11 @@ func Flock(fd int, how int) error {
 		return syscall.Flock(fd, how)
 	}
 	if how&syscall.LOCK_NB != 0 || how&(syscall.LOCK_SH|syscall.LOCK_EX) == 0 {
-		g.Step(opFlock, 0, nil)
+		g.StepReady(opFlock, 0)
 		return syscall.Flock(fd, how)
 	}
 	for {
-		g.Step(opFlock, 0, nil)
+		g.StepReady(opFlock, 0)
 		err := syscall.Flock(fd, how|syscall.LOCK_NB)
 		if err != syscall.EWOULDBLOCK {
 			return err

@@ -154,7 +154,7 @@ func (m *Map) state(g *sched.G, op *sched.Op) *mapState {
 	if fresh {
 		s.fromPlain(&m.m)
 	}
-	g.Step(op, s.id, nil)
+	g.StepReady(op, s.id)
 	return s
 }
 

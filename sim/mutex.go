@@ -198,7 +198,7 @@ func (m *Mutex) lockControlled(g *sched.G) {
 //go:norace
 func (m *Mutex) tryLockControlled(g *sched.G) bool {
 	s := stateOf(&m.st, g)
-	g.Step(opTryLock, s.id, nil)
+	g.StepReady(opTryLock, s.id)
 	if s.locked {
 		g.Polled()
 		return false
@@ -211,7 +211,7 @@ func (m *Mutex) tryLockControlled(g *sched.G) bool {
 //go:norace
 func (m *Mutex) unlockControlled(g *sched.G) {
 	s := stateOf(&m.st, g)
-	g.Step(opUnlock, s.id, nil)
+	g.StepReady(opUnlock, s.id)
 	if !s.locked {
 		panic("sync: unlock of unlocked mutex")
 	}

@@ -114,7 +114,7 @@ func (o *Once) doControlled(g *sched.G, f func()) {
 	if fresh {
 		s.done = o.done.Load() // done outside executions (at package init): done in every one
 	}
-	g.Step(opOnce, s.id, nil)
+	g.StepReady(opOnce, s.id)
 	switch {
 	case s.done:
 	case s.running:

@@ -74,7 +74,7 @@ var (
 // operation, as the Step does; the Parks that continue it count none.
 func draw(g *sched.G, t *record.Thread, op *sched.Op, n uint64) uint64 {
 	if g != nil {
-		g.Step(op, 0, nil)
+		g.StepReady(op, 0)
 		if g.Unexplored() {
 			return g.Draw(n)
 		}

@@ -219,7 +219,7 @@ func atomicLoad[T any](who any, st **varState, load func() T) T {
 		return recLoadFn(t, s.loc, s.word, load)
 	}
 	if g := claim(who); g != nil {
-		g.Step(opAtomicLoad, stateOf(st, g).id, nil)
+		g.StepReady(opAtomicLoad, stateOf(st, g).id)
 		v := load()
 		g.Observe(digest(&v))
 		return v
@@ -238,7 +238,7 @@ func atomicStore[T any](who any, st **varState, v T, store func(T)) {
 		return
 	}
 	if g := claim(who); g != nil {
-		g.Step(opAtomicStore, stateOf(st, g).id, nil)
+		g.StepReady(opAtomicStore, stateOf(st, g).id)
 		store(v)
 		g.Wrote(digest(&v))
 		return
@@ -267,7 +267,7 @@ func atomicRMW[R any](who any, st **varState, op *sched.Op, f func() (R, uint64,
 		return recRMWFn(t, s.loc, f)
 	}
 	if g := claim(who); g != nil {
-		g.Step(op, stateOf(st, g).id, nil)
+		g.StepReady(op, stateOf(st, g).id)
 		res, read, left := f()
 		g.Observe(read)
 		g.Wrote(left)

@@ -173,7 +173,7 @@ func ReflectClose(v reflect.Value) {
 		v.Close()
 		return
 	}
-	g.Step(opClose, 0, nil)
+	g.StepReady(opClose, 0)
 	v.Close()
 	g.Changed(v.Pointer())
 }

@@ -275,7 +275,7 @@ func (rw *RWMutex) lockControlled(g *sched.G) {
 //go:norace
 func (rw *RWMutex) tryLockControlled(g *sched.G) bool {
 	s := stateOf(&rw.st, g)
-	g.Step(opRWTryLock, s.id, nil)
+	g.StepReady(opRWTryLock, s.id)
 	if s.writer || s.readers > 0 {
 		g.Polled()
 		return false
@@ -288,7 +288,7 @@ func (rw *RWMutex) tryLockControlled(g *sched.G) bool {
 //go:norace
 func (rw *RWMutex) unlockControlled(g *sched.G) {
 	s := stateOf(&rw.st, g)
-	g.Step(opRWUnlock, s.id, nil)
+	g.StepReady(opRWUnlock, s.id)
 	if !s.writer || s.readers > 0 {
 		panic("sync: Unlock of unlocked RWMutex")
 	}
@@ -301,7 +301,7 @@ func (rw *RWMutex) unlockControlled(g *sched.G) {
 //go:norace
 func (rw *RWMutex) rLockControlled(g *sched.G) {
 	s := stateOf(&rw.st, g)
-	g.Step(opRLock, s.id, nil)
+	g.StepReady(opRLock, s.id)
 	if !s.writer {
 		s.readers++
 	} else {
@@ -315,7 +315,7 @@ func (rw *RWMutex) rLockControlled(g *sched.G) {
 //go:norace
 func (rw *RWMutex) tryRLockControlled(g *sched.G) bool {
 	s := stateOf(&rw.st, g)
-	g.Step(opTryRLock, s.id, nil)
+	g.StepReady(opTryRLock, s.id)
 	if s.writer {
 		g.Polled()
 		return false
@@ -328,7 +328,7 @@ func (rw *RWMutex) tryRLockControlled(g *sched.G) bool {
 //go:norace
 func (rw *RWMutex) rUnlockControlled(g *sched.G) {
 	s := stateOf(&rw.st, g)
-	g.Step(opRUnlock, s.id, nil)
+	g.StepReady(opRUnlock, s.id)
 	if s.readers == 0 {
 		panic("sync: RUnlock of unlocked RWMutex")
 	}

@@ -261,7 +261,7 @@ func selectControlled(g *sched.G, cases []Case, def int, stop func() bool) int {
 		return -1
 	}
 	sel := &selection{}
-	g.Step(opSelect, 0, nil)
+	g.StepReady(opSelect, 0)
 	if stop != nil && stop() {
 		return -2
 	}

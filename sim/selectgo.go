@@ -351,7 +351,7 @@ func CloseGo[T any](c chan<- T) {
 		close(c)
 		return
 	}
-	g.Step(opClose, 0, nil)
+	g.StepReady(opClose, 0)
 	close(c)
 	g.Changed(*(*uintptr)(unsafe.Pointer(&c)))
 }

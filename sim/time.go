@@ -25,7 +25,7 @@ func Sleep(d time.Duration) {
 	g, t := who()
 	if g != nil {
 		if d <= 0 {
-			g.Step(opSleep, 0, nil)
+			g.StepReady(opSleep, 0)
 			return
 		}
 		g.Sleep(opSleep, d)
@@ -41,7 +41,7 @@ func Sleep(d time.Duration) {
 func Now() time.Time {
 	g, t := who()
 	if g != nil {
-		g.Step(opNow, 0, nil)
+		g.StepReady(opNow, 0)
 		return g.Now()
 	}
 	if t != nil {
@@ -76,7 +76,7 @@ type Timer struct {
 func NewTimer(d time.Duration) *Timer {
 	g, t := who()
 	if g != nil {
-		g.Step(opTimerNew, 0, nil)
+		g.StepReady(opTimerNew, 0)
 		tm := &Timer{C: NewChan[time.Time](1)}
 		tm.ctl = g.NewTimer(d, deliver(g, tm.C, &tm.clock))
 		set(&tm.clock)
@@ -131,7 +131,7 @@ func After(d time.Duration) *Chan[time.Time] { return NewTimer(d).C }
 func AfterFunc(d time.Duration, f func()) *Timer {
 	g, t := who()
 	if g != nil {
-		g.Step(opTimerNew, 0, nil)
+		g.StepReady(opTimerNew, 0)
 		tm := &Timer{fn: f}
 		tm.ctl = g.NewTimer(d, tm.fire(g))
 		set(&tm.clock)
@@ -166,7 +166,7 @@ func (t *Timer) Stop() bool {
 			t.outside(opTimerStop)
 			return false
 		}
-		g.Step(opTimerStop, 0, nil)
+		g.StepReady(opTimerStop, 0)
 		t.drain(g)
 		return t.ctl.Stop()
 	}
@@ -188,7 +188,7 @@ func (t *Timer) Reset(d time.Duration) bool {
 			t.outside(opTimerReset)
 			return false
 		}
-		g.Step(opTimerReset, 0, nil)
+		g.StepReady(opTimerReset, 0)
 		t.drain(g)
 		set(&t.clock)
 		if t.ctl.Stale(g) {
@@ -260,7 +260,7 @@ func NewTicker(d time.Duration) *Ticker {
 	}
 	g, t := who()
 	if g != nil {
-		g.Step(opTimerNew, 0, nil)
+		g.StepReady(opTimerNew, 0)
 		tk := &Ticker{C: NewChan[time.Time](1), period: d}
 		tk.put = deliver(g, tk.C, &tk.clock)
 		tk.ctl = g.NewTimer(d, tk.tick)
@@ -333,14 +333,14 @@ func (tk *Ticker) tick() {
 
 //go:norace
 func (tk *Ticker) stopControlled(g *sched.G) {
-	g.Step(opTimerStop, 0, nil)
+	g.StepReady(opTimerStop, 0)
 	tk.ctl.Stop()
 	drain(g, tk.C)
 }
 
 //go:norace
 func (tk *Ticker) resetControlled(g *sched.G, d time.Duration) {
-	g.Step(opTimerReset, 0, nil)
+	g.StepReady(opTimerReset, 0)
 	tk.period = d
 	set(&tk.clock)
 	if tk.ctl.Stale(g) {

@@ -84,8 +84,18 @@ func (x *Var[T]) loadSlow() T {
 				}
 			}
 		}
-		if g, ok := (*p).(*sched.G); ok { // controlled: claim's, inlined
-			return x.loadControlled(g.Claim())
+		if g, ok := (*p).(*sched.G); ok {
+			// Controlled: claim's and loadControlled's, inlined, as in
+			// storeSlow.
+			g = g.Claim()
+			s := x.controlled(g)
+			if s == nil {
+				s = x.newControlled(g)
+			}
+			g.StepReady(opLoad, s.id)
+			v := x.v
+			g.Observe(digestAs(s.word, &v))
+			return v
 		}
 	}
 	who := whoIn(k, p)
@@ -110,7 +120,7 @@ func (x *Var[T]) loadControlled(g *sched.G) T {
 	if s == nil {
 		s = x.newControlled(g)
 	}
-	g.Step(opLoad, s.id, nil)
+	g.StepReady(opLoad, s.id)
 	v := x.v
 	g.Observe(digestAs(s.word, &v))
 	return v
@@ -145,8 +155,18 @@ func (x *Var[T]) storeSlow(v T) {
 			r.WriteEnd(t, l, sched.Write, 0, digestAs(s.word, &v))
 			return
 		}
-		if g, ok := (*p).(*sched.G); ok { // controlled: claim's, inlined
-			x.storeControlled(g.Claim(), v)
+		if g, ok := (*p).(*sched.G); ok {
+			// Controlled: claim's and storeControlled's, inlined (the
+			// race detector's builds, which would see x.v here, have no
+			// slot and take storeControlled below).
+			g = g.Claim()
+			s := x.controlled(g)
+			if s == nil {
+				s = x.newControlled(g)
+			}
+			g.StepReady(opStore, s.id)
+			x.v = v
+			g.Wrote(digestAs(s.word, &v))
 			return
 		}
 	}
@@ -173,7 +193,7 @@ func (x *Var[T]) storeControlled(g *sched.G, v T) {
 	if s == nil {
 		s = x.newControlled(g)
 	}
-	g.Step(opStore, s.id, nil)
+	g.StepReady(opStore, s.id)
 	x.v = v
 	g.Wrote(digestAs(s.word, &v))
 }

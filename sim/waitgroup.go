@@ -124,7 +124,7 @@ func (wg *WaitGroup) Go(f func()) {
 //go:norace
 func (wg *WaitGroup) addControlled(g *sched.G, op *sched.Op, delta int) {
 	s := stateOf(&wg.st, g)
-	g.Step(op, s.id, nil)
+	g.StepReady(op, s.id)
 	if delta < 0 {
 		race.ReleaseMerge(unsafe.Pointer(s))
 	}
@@ -143,7 +143,7 @@ func (wg *WaitGroup) addControlled(g *sched.G, op *sched.Op, delta int) {
 //go:norace
 func (wg *WaitGroup) waitControlled(g *sched.G) {
 	s := stateOf(&wg.st, g)
-	g.Step(opWGWait, s.id, nil)
+	g.StepReady(opWGWait, s.id)
 	if s.count > 0 {
 		var t *ticket
 		if s.firstBusy {
