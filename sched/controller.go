@@ -273,6 +273,7 @@ type Controller struct {
 	extra      int  // events added to the budget for pending timers (timeRunsOut)
 	extensions int  // how many times
 	overran    bool // the budget is spent: the execution runs on unexplored (overrun)
+	sliceFrom  int  // the event at which the goroutine running unexplored began its slice
 	decisions  int
 	hash       uint64
 	objects    uint32

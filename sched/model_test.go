@@ -299,6 +299,36 @@ func TestModelOverrunEnds(t *testing.T) {
 	}
 }
 
+// Repro otter's TestMap_UnlinksEmptyOverflowBucket: past the budget, four
+// goroutines that loop until told to stop share the events with the one
+// that does the work, as goroutines share Go's processors. Each starving
+// goroutine forced by FairBound used to run one event, the looping one it
+// interrupted then running on: the worker ran one event in FairBound, and
+// a test of 0.4 s under go test was a runaway.
+func TestModelOverrunSharesEvents(t *testing.T) {
+	r := sched.Run(func() {
+		var stop sim.Bool
+		var n sim.Int64
+		var wg sim.WaitGroup
+		for range 4 {
+			wg.Go(func() {
+				for !stop.Load() {
+					n.Add(1)
+				}
+			})
+		}
+		var work sim.Int64
+		for range 2000 {
+			work.Add(1)
+		}
+		stop.Store(true)
+		wg.Wait()
+	}, explore.RandomWalk(1), sched.Options{MaxSteps: 2000})
+	if r.Failure != nil || !r.Overran {
+		t.Fatalf("failure %s, overran %v, %d events", r.Failure.Summary(), r.Overran, r.Steps)
+	}
+}
+
 // A livelock is a runaway, and the report says how many events ran and
 // which flag sets the budget.
 func TestModelRunaway(t *testing.T) {
