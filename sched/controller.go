@@ -274,6 +274,9 @@ type Controller struct {
 	extensions int  // how many times
 	overran    bool // the budget is spent: the execution runs on unexplored (overrun)
 	sliceFrom  int  // the event at which the goroutine running unexplored began its slice
+	vainFrom   int  // the event at which pollers had spent their maxRounds rounds in vain (loopsOn); 0: none
+	nudges     int  // the stall rounds that moved the clock since the last change (unstall)
+	clockRead  bool // a goroutine looked at the clock (G.Now) since the last stall round
 	decisions  int
 	hash       uint64
 	objects    uint32
@@ -429,6 +432,7 @@ type G struct {
 	goChange  bool      // its current event moved a Go channel's value (Changed), whatever its operation
 	outside   bool      // one of them polled something outside weft
 	goPoll    bool      // they poll Go channels alone (PollGo): pollMark counts goWakes
+	waits     bool      // one of them is no load (a yield, a select's default, a failed TryLock): see loopsOn
 	goChans   []uintptr // the Go channels of its last PollGo
 	goWakes   uint64    // the times a change of its Go channels or a stall round woke it
 
@@ -869,7 +873,7 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, poll pollKind) {
 		g.readObj = 0
 	}
 	if poll != noPoll {
-		c.poll(g, poll)
+		c.poll(g, poll, false)
 	}
 	if g.polls >= 2 {
 		c.makeStale(g)

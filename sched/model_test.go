@@ -469,6 +469,43 @@ func TestModelPollersLivelock(t *testing.T) {
 	}
 }
 
+// Repro otter's TestCache_LockHoldersScheduleRequiredDrain: a finite loop
+// whose only operation is a load of a value that never changes (a warm-up
+// of three million reads of a sketch, which checks an atomic flag at each,
+// its work in plain memory) polls in vain for more than maxRounds rounds
+// while nothing else can run. It was a deadlock; it is given a budget of
+// events (MaxSteps) more, and ends. Its rounds do not move the clock, as
+// it does not read it: they moved it twelve days on, and the test's
+// require.Eventually then timed out past go test's -timeout.
+func TestModelLongLoopOfLoads(t *testing.T) {
+	var took time.Duration
+	r := sched.Run(func() {
+		var ready sim.Bool
+		ready.Store(true)
+		done := sim.NewChan[int](0)
+		start := sim.Now()
+		sim.Go(func() {
+			n := 0
+			for range 200_000 {
+				if ready.Load() {
+					n++
+				}
+			}
+			done.Send(n)
+		})
+		if n := done.Recv(); n != 200_000 {
+			panic("lost loads")
+		}
+		took = sim.Since(start)
+	}, explore.RandomWalk(1), sched.Options{})
+	if r.Failure != nil {
+		t.Fatalf("failure %s, want none", r.Failure.Summary())
+	}
+	if took > time.Second {
+		t.Errorf("200,000 loads took %v of virtual time", took)
+	}
+}
+
 // From x/sync's TestTryGo: a finite loop of polls that expects nothing (a
 // thousand TryGo calls on a full semaphore, each a select that takes its
 // default) is no livelock.
