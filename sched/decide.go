@@ -177,6 +177,7 @@ func (c *Controller) decide(g *G) *G {
 			// goroutines are being drained, and g decides nothing.
 			return nil
 		}
+		c.backs()
 		c.flush()
 		if c.opts.Verify {
 			c.verify()
@@ -189,7 +190,7 @@ func (c *Controller) decide(g *G) *G {
 			c.dueSince = c.steps
 		}
 		n := c.cands.len()
-		if n == 0 && c.serveVisits(g) {
+		if n == 0 && (c.serveVisits(g) || c.back.out > 0 && c.awaitBack(timer, in)) {
 			continue
 		}
 		if n == 0 {
@@ -212,8 +213,11 @@ func (c *Controller) decide(g *G) *G {
 				idle++
 				continue
 			}
-			if c.unstall() || c.awaitVisit(g) {
+			if c.unstall() || c.awaitVisit(g) || c.awayWait() {
 				continue
+			}
+			if h := c.giveBack(); h != nil {
+				return h
 			}
 			if !c.aborting && !c.abandoned.Load() {
 				c.stalled()
@@ -227,10 +231,10 @@ func (c *Controller) decide(g *G) *G {
 		offer := timer && (in <= 0 || sub == 0 && (c.hz == nil || in <= c.horizon()))
 		var next *G
 		switch {
-		case n == 1 && !offer && len(c.stale) == 0:
-			next = def
 		case c.overran:
 			next = c.unexplored(g, def)
+		case n == 1 && !offer && len(c.stale) == 0:
+			next = def
 		case c.decisions+1 < c.steady && !offer && sub == 0 && !g.yield && c.starving() == nil:
 			next = c.highest(g, def)
 		default:
@@ -263,7 +267,7 @@ func (c *Controller) decide(g *G) *G {
 //
 //go:norace
 func (c *Controller) runsOn(g *G) bool {
-	if len(c.woken)+len(c.dirty)+len(c.unowned) > 0 || c.opts.Verify || c.overran ||
+	if len(c.woken)+len(c.dirty)+len(c.unowned)+c.back.out > 0 || c.opts.Verify || c.overran ||
 		g.yield || g.grp != nil || !g.fresh || !c.timers.empty() {
 		return false
 	}
@@ -293,16 +297,32 @@ const unexploredSlice = 256
 
 // unexplored is the policy of an execution past its budget (see overrun):
 // the default policy in slices of unexploredSlice events, g's current one
-// begun at event sliceFrom, fair as the exploring strategies are. It
-// depends on nothing but the execution, so a replay past the budget makes
-// the same decisions without a schedule of them.
+// begun at event sliceFrom, fair as the exploring strategies are, on a
+// clock that no longer waits for the work. It depends on nothing but the
+// execution, so a replay past the budget makes the same decisions without
+// a schedule of them.
+//
+// Within the budget, time passes at Tick an event; past it, a sleep that
+// is the earliest pending timer ends once FairBound events have run since
+// the clock last fired, due or not. A test that sleeps a hundred times
+// while other goroutines loop (karlseguin/ccache's Test_ConcurrentStop:
+// rounds of three goroutines that loop forever and a 10 ms sleep) needs
+// half a million events a sleep at Tick each, fifty million in all: far
+// more than the budgets allow, so it was a runaway where go test takes a
+// second. Ending a sleep early is what a slow machine does, and what the
+// strategies' lag does; other timers (a guard's time.After, a ticker) keep
+// their deadlines, and a loop that no timer ends still runs out of
+// budgets and is a runaway.
 //
 //go:norace
 func (c *Controller) unexplored(g, def *G) *G {
 	next := def
-	if s := c.starving(); s != nil {
+	switch s := c.starving(); {
+	case s != nil:
 		next = s
-	} else if def == g && c.steps-c.sliceFrom >= unexploredSlice {
+	case c.steps-c.firedAt > FairBound && c.sleepFirst():
+		return Clock
+	case def == g && c.steps-c.sliceFrom >= unexploredSlice:
 		if r := c.cands.rank(g.idx + 1); r < c.cands.len() {
 			next = c.cands.at(r)
 		} else {
@@ -313,6 +333,22 @@ func (c *Controller) unexplored(g, def *G) *G {
 		c.sliceFrom = c.steps
 	}
 	return next
+}
+
+// sleepFirst reports whether the earliest pending timer is a goroutine's
+// sleep.
+//
+//go:norace
+func (c *Controller) sleepFirst() bool {
+	if c.timers.empty() {
+		return false
+	}
+	t := c.timers.first()
+	if t == nil {
+		return false
+	}
+	h := t.sleeper
+	return h != nil && h.wgen == t.gen && h.wait == Waiter(t)
 }
 
 // consult asks the strategy, and records its choice if it departs from
