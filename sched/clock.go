@@ -34,6 +34,7 @@ var Clock = &G{id: "clock", idx: -1}
 //
 //go:norace
 func (g *G) Now() time.Time {
+	g.c.clockRead = true
 	return g.c.epoch.Add(time.Duration(g.c.now))
 }
 

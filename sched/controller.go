@@ -273,6 +273,10 @@ type Controller struct {
 	extra      int  // events added to the budget for pending timers (timeRunsOut)
 	extensions int  // how many times
 	overran    bool // the budget is spent: the execution runs on unexplored (overrun)
+	sliceFrom  int  // the event at which the goroutine running unexplored began its slice
+	vainFrom   int  // the event at which pollers had spent their maxRounds rounds in vain (loopsOn); 0: none
+	nudges     int  // the stall rounds that moved the clock since the last change (unstall)
+	clockRead  bool // a goroutine looked at the clock (G.Now) since the last stall round
 	decisions  int
 	hash       uint64
 	objects    uint32
@@ -431,6 +435,7 @@ type G struct {
 	goChange  bool      // its current event moved a Go channel's value (Changed), whatever its operation
 	outside   bool      // one of them polled something outside weft
 	goPoll    bool      // they poll Go channels alone (PollGo): pollMark counts goWakes
+	waits     bool      // one of them is no load (a yield, a select's default, a failed TryLock): see loopsOn
 	goChans   []uintptr // the Go channels of its last PollGo
 	goWakes   uint64    // the times a change of its Go channels or a stall round woke it
 
@@ -890,7 +895,7 @@ func (c *Controller) step(g *G, op *Op, obj uint32, w Waiter, poll pollKind) {
 		g.readObj = 0
 	}
 	if poll != noPoll {
-		c.poll(g, poll)
+		c.poll(g, poll, false)
 	}
 	if g.polls >= 2 {
 		c.makeStale(g)
@@ -982,7 +987,7 @@ func (c *Controller) stepOn(g *G, op *Op, obj uint32) {
 	}
 	// runsOn, inlined (g does not yield): the call and its frame were a
 	// tenth of an event that runs on.
-	if len(c.woken)+len(c.dirty)+len(c.unowned) == 0 && !c.opts.Verify && !c.overran &&
+	if len(c.woken)+len(c.dirty)+len(c.unowned)+c.back.out == 0 && !c.opts.Verify && !c.overran &&
 		g.grp == nil && g.fresh && c.timers.empty() &&
 		(c.cands.len() == 1 && len(c.stale) == 0 || c.steadyOn(g)) {
 		c.dueSince = 0

@@ -232,7 +232,7 @@ func (c *Controller) decide(g *G) *G {
 		var next *G
 		switch {
 		case c.overran:
-			next = c.unexplored(def)
+			next = c.unexplored(g, def)
 		case n == 1 && !offer && len(c.stale) == 0:
 			next = def
 		case c.decisions+1 < c.steady && !offer && sub == 0 && !g.yield && c.starving() == nil:
@@ -295,9 +295,20 @@ func (c *Controller) steadyOn(g *G) bool {
 	return false
 }
 
+// unexploredSlice is how many events in a row a goroutine runs past the
+// budget before the next candidate runs, as Go's scheduler preempts a
+// goroutine that has run 10 ms: each goroutine that can run gets its share.
+// Without slices, a goroutine ran until another starved (FairBound), and
+// the starving one ran one event before the first ran on: four goroutines
+// that loop until told to stop left the one doing the work one event in
+// FairBound (otter's TestMap_UnlinksEmptyOverflowBucket, 0.4 s under go
+// test, was a runaway).
+const unexploredSlice = 256
+
 // unexplored is the policy of an execution past its budget (see overrun):
-// the default policy, fair as the exploring strategies are, on a clock
-// that no longer waits for the work. It depends on nothing but the
+// the default policy in slices of unexploredSlice events, g's current one
+// begun at event sliceFrom, fair as the exploring strategies are, on a
+// clock that no longer waits for the work. It depends on nothing but the
 // execution, so a replay past the budget makes the same decisions without
 // a schedule of them.
 //
@@ -314,14 +325,24 @@ func (c *Controller) steadyOn(g *G) bool {
 // budgets and is a runaway.
 //
 //go:norace
-func (c *Controller) unexplored(def *G) *G {
-	if s := c.starving(); s != nil {
-		return s
-	}
-	if c.steps-c.firedAt > FairBound && c.sleepFirst() {
+func (c *Controller) unexplored(g, def *G) *G {
+	next := def
+	switch s := c.starving(); {
+	case s != nil:
+		next = s
+	case c.steps-c.firedAt > FairBound && c.sleepFirst():
 		return Clock
+	case def == g && c.steps-c.sliceFrom >= unexploredSlice:
+		if r := c.cands.rank(g.idx + 1); r < c.cands.len() {
+			next = c.cands.at(r)
+		} else {
+			next = c.cands.at(0)
+		}
 	}
-	return def
+	if next != g {
+		c.sliceFrom = c.steps
+	}
+	return next
 }
 
 // sleepFirst reports whether the earliest pending timer is a goroutine's

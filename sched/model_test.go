@@ -363,6 +363,36 @@ func TestModelOverrunEnds(t *testing.T) {
 	}
 }
 
+// Repro otter's TestMap_UnlinksEmptyOverflowBucket: past the budget, four
+// goroutines that loop until told to stop share the events with the one
+// that does the work, as goroutines share Go's processors. Each starving
+// goroutine forced by FairBound used to run one event, the looping one it
+// interrupted then running on: the worker ran one event in FairBound, and
+// a test of 0.4 s under go test was a runaway.
+func TestModelOverrunSharesEvents(t *testing.T) {
+	r := sched.Run(func() {
+		var stop sim.Bool
+		var n sim.Int64
+		var wg sim.WaitGroup
+		for range 4 {
+			wg.Go(func() {
+				for !stop.Load() {
+					n.Add(1)
+				}
+			})
+		}
+		var work sim.Int64
+		for range 2000 {
+			work.Add(1)
+		}
+		stop.Store(true)
+		wg.Wait()
+	}, explore.RandomWalk(1), sched.Options{MaxSteps: 2000})
+	if r.Failure != nil || !r.Overran {
+		t.Fatalf("failure %s, overran %v, %d events", r.Failure.Summary(), r.Overran, r.Steps)
+	}
+}
+
 // A livelock is a runaway, and the report says how many events ran and
 // which flag sets the budget.
 func TestModelRunaway(t *testing.T) {
@@ -500,6 +530,43 @@ func TestModelPollersLivelock(t *testing.T) {
 	}
 	if s := r.Failure.Summary(); !strings.Contains(s, "polling in Select") {
 		t.Errorf("summary %q", s)
+	}
+}
+
+// Repro otter's TestCache_LockHoldersScheduleRequiredDrain: a finite loop
+// whose only operation is a load of a value that never changes (a warm-up
+// of three million reads of a sketch, which checks an atomic flag at each,
+// its work in plain memory) polls in vain for more than maxRounds rounds
+// while nothing else can run. It was a deadlock; it is given a budget of
+// events (MaxSteps) more, and ends. Its rounds do not move the clock, as
+// it does not read it: they moved it twelve days on, and the test's
+// require.Eventually then timed out past go test's -timeout.
+func TestModelLongLoopOfLoads(t *testing.T) {
+	var took time.Duration
+	r := sched.Run(func() {
+		var ready sim.Bool
+		ready.Store(true)
+		done := sim.NewChan[int](0)
+		start := sim.Now()
+		sim.Go(func() {
+			n := 0
+			for range 200_000 {
+				if ready.Load() {
+					n++
+				}
+			}
+			done.Send(n)
+		})
+		if n := done.Recv(); n != 200_000 {
+			panic("lost loads")
+		}
+		took = sim.Since(start)
+	}, explore.RandomWalk(1), sched.Options{})
+	if r.Failure != nil {
+		t.Fatalf("failure %s, want none", r.Failure.Summary())
+	}
+	if took > time.Second {
+		t.Errorf("200,000 loads took %v of virtual time", took)
 	}
 }
 

@@ -434,7 +434,7 @@ func (c *Controller) refresh(g *G, in bool) {
 // CompareAndSwap): g polls.
 //
 //go:norace
-func (g *G) Polled() { g.c.poll(g, pollInside) }
+func (g *G) Polled() { g.c.poll(g, pollInside, false) }
 
 // PolledOutside is Polled for an operation that found nothing to do in
 // something outside the execution's knowledge, which can change without
@@ -443,7 +443,7 @@ func (g *G) Polled() { g.c.poll(g, pollInside) }
 // Poll with outside.
 //
 //go:norace
-func (g *G) PolledOutside() { g.c.poll(g, pollOutside) }
+func (g *G) PolledOutside() { g.c.poll(g, pollOutside, false) }
 
 // Changed tells the controller that the operation g just performed,
 // which polled (Polled), changed something after all: a select that found
@@ -456,22 +456,24 @@ func (g *G) Changed(ch uintptr) {
 	g.c.goChanged(ch)
 }
 
-// poll records that g's current event is a poll.
+// poll records that g's current event is a poll, a load of a value that
+// has not changed if load (see pollRead).
 //
 //go:norace
-func (c *Controller) poll(g *G, kind pollKind) {
+func (c *Controller) poll(g *G, kind pollKind, load bool) {
 	g.pollEvent = true
 	goPoll := kind == pollGo
 	if g.polls > 0 && g.goPoll == goPoll && g.pollMark == c.pollMark(g, goPoll) {
 		g.polls++
 		g.outside = g.outside || kind != pollInside
+		g.waits = g.waits || !load
 		return
 	}
 	// A new run of polls: what g polls now is what it waits for (a
 	// sender on a Go channel, its value taken, that goes on to a loop of
 	// selects with a default case waits for the world outside no more).
 	g.polls, g.pollMark, g.goPoll = 1, c.pollMark(g, goPoll), goPoll
-	g.outside = kind != pollInside
+	g.outside, g.waits = kind != pollInside, !load
 }
 
 // changed records that the execution's state changed: stale pollers are
@@ -503,7 +505,7 @@ func (c *Controller) unstale() {
 //go:norace
 func (c *Controller) progressed() {
 	c.changed()
-	c.rounds, c.waited = 0, 0
+	c.rounds, c.waited, c.vainFrom, c.nudges = 0, 0, 0, 0
 }
 
 // account takes stock of g's previous event at its next one (or its exit):
@@ -580,7 +582,7 @@ func (c *Controller) pollRead(g *G, obj uint32) {
 	if obj == g.readObj && g.readMark == c.changes {
 		g.rereads++
 		if g.rereads >= 2 {
-			c.poll(g, pollInside)
+			c.poll(g, pollInside, true)
 		}
 		return
 	}
@@ -607,12 +609,16 @@ func (c *Controller) makeStale(g *G) {
 // goroutines are either blocked for good, or some are stale pollers. A
 // poller may be waiting for time to pass without a timer (a loop on
 // time.Since), so the pollers get rounds: each of the first clockRounds
-// moves the clock on, twice as far as the one before (from a microsecond:
-// 40 rounds span 12 days), and every round lets them poll again. A poller
+// that follow a look at the clock (G.Now) moves the clock on, twice as far
+// as the one before (from a microsecond: 40 rounds span 12 days), and every
+// round lets them poll again. Pollers that do not look at the clock leave
+// it be: otter's warm-up, a loop of three million loads, moved it twelve
+// days on, past go test's -timeout, where it takes milliseconds. A poller
 // may also be a finite loop of polls that expects nothing (x/sync's
 // TestTryGo calls TryGo 1,024 times on a full semaphore), so the rounds go
 // on, without moving the clock further, until the pollers have polled in
-// vain for maxRounds rounds (two polls each a round). A goroutine that
+// vain for maxRounds rounds (two polls each a round), and then for a
+// budget of events (Options.MaxSteps) more (see loopsOn). A goroutine that
 // polls something outside the execution's knowledge (Poll with outside)
 // may be waiting for a goroutine weft does not control: then the rounds
 // also wait in real time, up to Options.BlockTimeout (but for the
@@ -758,6 +764,39 @@ func (c *Controller) waitRound() {
 	c.waited += d
 }
 
+// loopsOn reports whether pollers that load what nothing changes, and
+// have spent their maxRounds rounds in vain, get another round: for a
+// budget of events (Options.MaxSteps) from the first of these, vainFrom.
+// A loop whose only operation is a load of a value nothing changes is a
+// poller, but it may be a finite loop whose work is in plain memory:
+// otter's warm-up reads its sketch's atomic flag three million times, a
+// loop of a few milliseconds that was called a deadlock at its hundred
+// thousandth read. A loop of loads alone that never ends is still a
+// deadlock, a budget of events later; one that yields, or polls a
+// select's default case, a TryLock or a CompareAndSwap, says it waits,
+// and is one as soon as its rounds are spent (see loadsAlone).
+//
+//go:norace
+func (c *Controller) loopsOn() bool {
+	if c.vainFrom == 0 {
+		c.vainFrom = c.steps
+	}
+	return c.steps-c.vainFrom < c.opts.MaxSteps
+}
+
+// loadsAlone reports whether every stale poller polls by loads alone (see
+// loopsOn); spinners are not asked.
+//
+//go:norace
+func (c *Controller) loadsAlone() bool {
+	for _, g := range c.stale {
+		if g.waits {
+			return false
+		}
+	}
+	return len(c.goStale) == 0
+}
+
 // unstall starts a round for the stale pollers. It reports false when
 // there are none, or their rounds are spent.
 //
@@ -776,12 +815,14 @@ func (c *Controller) unstall() bool {
 		if c.rounds >= maxRounds || !c.pollsInside(spinners) {
 			c.waitRound()
 		}
-	} else if c.rounds >= maxRounds {
+	} else if c.rounds >= maxRounds && (spinners || !c.loadsAlone() || !c.loopsOn()) {
 		return false
 	}
-	if c.rounds < clockRounds {
-		c.now += int64(roundNudge) << c.rounds
+	if c.nudges < clockRounds && c.clockRead {
+		c.now += int64(roundNudge) << c.nudges
+		c.nudges++
 	}
+	c.clockRead = false
 	if spinners {
 		c.releaseSpinners()
 	}
