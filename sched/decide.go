@@ -202,7 +202,10 @@ func (c *Controller) decide(g *G) *G {
 				continue
 			}
 			if timer && c.pastLimit() {
-				if c.waitOutside() {
+				// A poller that reads the clock (a loop until a second
+				// has passed, gocron's) gets the stall rounds that move it
+				// on, as with no timer pending, before the time limit.
+				if c.waitOutside() || c.clockRead && c.unstall() {
 					continue
 				}
 				c.timedOut()

@@ -595,6 +595,26 @@ func TestModelPollTime(t *testing.T) {
 	})
 }
 
+// From go-co-op/gocron's TestScheduler_RunJobNow: a loop that polls a
+// channel until a second has passed, while the only timer pending is due
+// past the time limit (the scheduler's next run, an hour away): the stall
+// rounds move the clock for a poller that reads it, so the loop ends, as
+// under go test, instead of a timeout.
+func TestModelPollTimeBeforeALateTimer(t *testing.T) {
+	r := sched.Run(func() {
+		ch := sim.NewChan[int](0)
+		late := sim.NewTimer(time.Hour)
+		defer late.Stop()
+		deadline := sim.Now().Add(time.Second)
+		for sim.Now().Before(deadline) {
+			sim.Select(sim.OnRecv(ch, nil), sim.OnDefault(nil))
+		}
+	}, explore.RandomWalk(1), sched.Options{TimeLimit: 10 * time.Minute})
+	if r.Failure != nil {
+		t.Fatal(r.Failure.Summary())
+	}
+}
+
 var opOutside = sched.NewOp("test.outside")
 
 // A goroutine that polls something outside weft (G.Poll with outside) is
