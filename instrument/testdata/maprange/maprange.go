@@ -127,9 +127,13 @@ func Drain(m map[string]chan int) []int {
 // calls counts the calls of source.
 var calls int
 
-func source() map[int]int {
+func source(n int) map[int]int {
 	calls++
-	return map[int]int{1: 1, 2: 2, 3: 3}
+	m := map[int]int{}
+	for i := 1; i <= n; i++ {
+		m[i] = i
+	}
+	return m
 }
 
 // Once ranges over a map a call returns, spelled over several lines: the
@@ -138,6 +142,7 @@ func Once() (int, int) {
 	calls = 0
 	n := 0
 	for k := range source(
+		3,
 	) {
 		n += k
 	}
