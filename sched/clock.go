@@ -156,6 +156,7 @@ func (c *Controller) fireNext() {
 	t := c.timers.pop()
 	c.now = max(c.now, t.when)
 	c.dueSince = 0
+	c.firedAt = c.steps
 	if c.rootDone {
 		c.afterFires++
 	}

@@ -307,6 +307,7 @@ type Controller struct {
 	outsideMark uint64        // outsideOps when the execution started
 
 	dueSince int // the step at which the earliest timer was first seen due, 0 if none is (fairness)
+	firedAt  int // the step at which the clock last fired a timer (unexplored)
 	// What starving found last: no candidate starves up to step
 	// calmUntil while the candidates stay as they were at calmGen.
 	calmGen   uint64

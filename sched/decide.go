@@ -227,10 +227,10 @@ func (c *Controller) decide(g *G) *G {
 		offer := timer && (in <= 0 || sub == 0 && (c.hz == nil || in <= c.horizon()))
 		var next *G
 		switch {
-		case n == 1 && !offer && len(c.stale) == 0:
-			next = def
 		case c.overran:
 			next = c.unexplored(def)
+		case n == 1 && !offer && len(c.stale) == 0:
+			next = def
 		case c.decisions+1 < c.steady && !offer && sub == 0 && !g.yield && c.starving() == nil:
 			next = c.highest(g, def)
 		default:
@@ -282,14 +282,29 @@ func (c *Controller) runsOn(g *G) bool {
 }
 
 // unexplored is the policy of an execution past its budget (see overrun):
-// the default policy, fair as the exploring strategies are. It depends on
-// nothing but the execution, so a replay past the budget makes the same
-// decisions without a schedule of them.
+// the default policy, fair as the exploring strategies are, on a clock
+// that no longer waits for the work. It depends on nothing but the
+// execution, so a replay past the budget makes the same decisions without
+// a schedule of them.
+//
+// Within the budget, time passes at Tick an event; past it, a pending
+// timer fires once FairBound events have run since the clock last fired,
+// due or not. A test that sleeps a hundred times while other goroutines
+// loop (karlseguin/ccache's Test_ConcurrentStop: rounds of three
+// goroutines that loop forever and a 10 ms sleep) needs half a million
+// events a sleep at Tick each, fifty million in all: far more than the
+// budgets allow, so it was a runaway where go test takes a second. Firing
+// a timer early is what a slow machine does, and what the strategies'
+// lag and timeRunsOut do already; a loop that no timer ends still runs
+// out of budgets and is a runaway.
 //
 //go:norace
 func (c *Controller) unexplored(def *G) *G {
 	if s := c.starving(); s != nil {
 		return s
+	}
+	if _, pending := c.timerIn(); pending && c.steps-c.firedAt > FairBound {
+		return Clock
 	}
 	return def
 }

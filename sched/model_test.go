@@ -245,6 +245,44 @@ func TestModelStressUntilTimer(t *testing.T) {
 	}
 }
 
+// From karlseguin/ccache's Test_ConcurrentStop: a body that sleeps in
+// rounds while goroutines loop needs far more events at Tick each than the
+// budgets allow (each 10 ms sleep half a million); past the budget the
+// clock fires a pending timer every FairBound events, so the sleeps end
+// and so does the test, the same way for the same seed and schedule.
+func TestModelSleepsWhileOthersLoop(t *testing.T) {
+	body := func() {
+		for range 20 {
+			var stop sim.Bool
+			var wg sim.WaitGroup
+			for range 3 {
+				wg.Go(func() {
+					var mu sim.Mutex
+					for !stop.Load() {
+						mu.Lock()
+						mu.Unlock()
+					}
+				})
+			}
+			sim.Sleep(10 * time.Millisecond)
+			stop.Store(true)
+			wg.Wait()
+		}
+	}
+	opts := sched.Options{MaxSteps: 1 << 14}
+	r := sched.Run(body, explore.RandomWalk(1), opts)
+	if r.Failure != nil || !r.Overran {
+		t.Fatalf("failure %v, overran %v, want neither a failure nor the budget enough", r.Failure, r.Overran)
+	}
+	if again := sched.Run(body, explore.RandomWalk(1), opts); again.Hash != r.Hash {
+		t.Errorf("same seed: hash %#x, then %#x", r.Hash, again.Hash)
+	}
+	followed := explore.Execute(body, explore.Follow(r.Schedule), opts)
+	if followed.Hash != r.Hash || followed.Failure != nil {
+		t.Errorf("the schedule followed: hash %#x, want %#x (failure %v)", followed.Hash, r.Hash, followed.Failure)
+	}
+}
+
 // Repro longloop: an ordinary long test is no runaway.
 func TestModelLongLoop(t *testing.T) {
 	r := sched.Run(func() {
