@@ -10,11 +10,17 @@ import (
 // rangeMap rewrites a range loop over a map (its core type: a named map
 // type, a type parameter constrained to maps) into a loop over sim's
 // iterator, whose order is the schedule's under control (see
-// sim.MapRange):
+// sim.MapRange). From Go 1.23 on, the map becomes a function to range over:
 //
 //	for k, v := range m { body }
 //
 // becomes
+//
+//	for k, v := range weftsim.MapAll(m) { body }
+//
+// which keeps everything else as it was (the variables, the assignment
+// form, break, continue, labels, goto, return, defer), and costs close to
+// nothing in plain mode. Before Go 1.23, it becomes a for loop:
 //
 //	for weftit1 := weftsim.MapRange(m); weftit1.Next(); { k, v := weftit1.Entry(); { body } }
 //
@@ -35,6 +41,10 @@ func (r *rewriter) rangeMap(n *ast.RangeStmt) {
 		return
 	}
 	r.site(n, nil, "range over a map")
+	if v, ok := minorVersion(r.goVer); ok && v >= 23 {
+		r.replace(n.X, r.sim("MapAll")+"("+r.text(n.X)+")")
+		return
+	}
 	it := r.temp("it")
 	key, val := n.Key, n.Value
 	if key != nil && isBlank(key) && (val == nil || isBlank(val)) {

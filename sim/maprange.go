@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"iter"
+
 	"github.com/weftdev/weft/sched"
 )
 
@@ -9,7 +11,11 @@ import (
 //
 //	for k, v := range m { ... }
 //
-// in the packages it instruments into
+// in the packages it instruments into a range over a function (Go 1.23)
+//
+//	for k, v := range sim.MapAll(m) { ... }
+//
+// or, in files of earlier Go versions, into
 //
 //	for it := sim.MapRange(m); it.Next(); { k, v := it.Entry(); { ... } }
 //
@@ -80,6 +86,28 @@ func MapRange[M ~map[K]V, K comparable, V any](m M) MapIter[K, V] {
 		it.start = int(draw(g, t, opRangeStart, uint64(len(it.keys))))
 	}
 	return it
+}
+
+// MapAll returns an iterator over m's entries for a range loop, for a
+// source rewriter: in plain mode it ranges over m as Go does; under control
+// or recording it iterates as MapRange does, in the order the schedule
+// chooses.
+func MapAll[M ~map[K]V, K comparable, V any](m M) iter.Seq2[K, V] {
+	return func(yield func(K, V) bool) {
+		if g, t := drawer(); g == nil && t == nil {
+			for k, v := range m {
+				if !yield(k, v) {
+					return
+				}
+			}
+			return
+		}
+		for it := MapRange(m); it.Next(); {
+			if !yield(it.k, it.v) {
+				return
+			}
+		}
+	}
 }
 
 // MapRangeVars is MapRange for a loop of a Go version before 1.22, whose

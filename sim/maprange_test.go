@@ -263,3 +263,31 @@ func TestMapRangePlain(t *testing.T) {
 		t.Errorf("50 loops in plain mode came in %d orders: not Go's random order", len(orders))
 	}
 }
+
+// MapAll, the iterator of the loops of Go 1.23 on, orders the keys as
+// MapRange does under control, and stops when the loop breaks; in plain
+// mode it ranges over the map as Go does.
+func TestMapAll(t *testing.T) {
+	m := map[string]int{"a": 1, "b": 2, "c": 3, "d": 4}
+	all := func(stop string) []string {
+		var out []string
+		for k, v := range sim.MapAll(m) {
+			out = append(out, fmt.Sprint(k, v))
+			if k == stop {
+				break
+			}
+		}
+		return out
+	}
+	var got, stopped []string
+	s := &scripted{picks: []int{2, 3}}
+	r := sched.Run(func() { got, stopped = all(""), all("a") }, s, sched.Options{})
+	if r.Failure != nil || fmt.Sprint(got) != "[c3 d4 a1 b2]" || fmt.Sprint(stopped) != "[d4 a1]" {
+		t.Errorf("controlled: %s, %v, and %v up to a", r.Failure.Summary(), got, stopped)
+	}
+	for range 20 {
+		if got := all(""); len(got) != 4 {
+			t.Errorf("plain: %v", got)
+		}
+	}
+}
