@@ -41,8 +41,16 @@ import (
 // looked up: their entries come last, in Go's order, with their values at
 // the snapshot, unless the map is empty by then (clear(m) stops the loop).
 
-// opRangeStart is the choice of where a range over a map starts.
-var opRangeStart = sched.NewOp("MapRange")
+// opRangeStart is the choice of where a range over a map starts. It is
+// pure: it reads a map, plain memory, and changes nothing another goroutine
+// could observe, so a loop that polls a channel and ranges over a map at
+// every turn is still polling (GoKer's kubernetes_82239, whose worker copies
+// a map in such a loop: as an operation that could change state, the range
+// kept the loop from waiting for the test's timer, which then ran 50,000
+// events later, and the race detector had lost the stack of the worker's
+// first read, so the race was found at the 6th to 50th execution, not the
+// first).
+var opRangeStart = sched.NewPureOp("MapRange")
 
 // MapIter iterates over a map for a range loop that a source rewriter
 // rewrote (see MapRange): Next advances it, Key, Value and Entry return the

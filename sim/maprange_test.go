@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/weftdev/weft/explore"
 	"github.com/weftdev/weft/sched"
@@ -289,5 +290,33 @@ func TestMapAll(t *testing.T) {
 		if got := all(""); len(got) != 4 {
 			t.Errorf("plain: %v", got)
 		}
+	}
+}
+
+// A range over a map changes nothing another goroutine could see: a loop
+// that polls a channel and ranges over a map at every turn is polling,
+// and waits for the timer that ends it (GoKer's kubernetes_82239). Before,
+// the loop ran 50,000 events, the millisecond of virtual time they take.
+func TestMapRangePolling(t *testing.T) {
+	m := map[string]int{"a": 1, "b": 2}
+	r := sched.Run(func() {
+		stop := sim.NewChan[struct{}](0)
+		done := sim.NewChan[struct{}](0)
+		sim.Go(func() {
+			defer done.Close()
+			for {
+				if sim.Select(sim.OnRecv(stop, nil), sim.OnDefault(nil)) == 0 {
+					return
+				}
+				for it := sim.MapRange(m); it.Next(); {
+				}
+			}
+		})
+		sim.Sleep(time.Millisecond)
+		stop.Close()
+		done.Recv()
+	}, explore.Follow(nil), sched.Options{})
+	if r.Failure != nil || r.Steps > 10000 {
+		t.Errorf("%s, %d events", r.Failure.Summary(), r.Steps)
 	}
 }
