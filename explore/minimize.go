@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"time"
@@ -58,8 +59,19 @@ func Minimize(body func(), failing *sched.Result, cfg MinimizeConfig) Minimized 
 		// A replay that runs far longer than the failing execution is not
 		// going to fail the same way: bound it, so that a schedule that
 		// livelocks under the default policy costs little.
-		cfg.Options.MaxSteps = min(max(cfg.Options.MaxSteps, sched.DefaultMaxSteps), 2*failing.Steps+1<<14)
-		cfg.Options.Overruns = -1
+		bound := 2*failing.Steps + 1<<14
+		if failing.Overran {
+			// It failed past its budget of explored events: its replays
+			// keep that budget, which their choices are made in, and
+			// run on unexplored as it did, to the bound. Without the
+			// overrun each was a runaway (karlseguin/ccache's leak after
+			// 9.4 million events kept all 5.8 million of its choices).
+			budget := cmp.Or(cfg.Options.MaxSteps, sched.DefaultMaxSteps)
+			cfg.Options.Overruns = max((bound+budget-1)/budget, 1)
+		} else {
+			cfg.Options.MaxSteps = min(max(cfg.Options.MaxSteps, sched.DefaultMaxSteps), bound)
+			cfg.Options.Overruns = -1
+		}
 	}
 	deadline := time.Now().Add(cfg.Duration)
 	sig := failing.Failure.Signature()

@@ -193,6 +193,44 @@ func TestRunawayMinimizes(t *testing.T) {
 	}
 }
 
+// A failure past the budget of explored events (a leak at the end of a
+// long stress test) minimizes as any other: its replays run on unexplored
+// as it did, rather than each ending as a runaway at the budget.
+func TestOverrunFailureMinimizes(t *testing.T) {
+	body := func() {
+		var n sim.Int64
+		var wg sim.WaitGroup
+		for range 2 {
+			wg.Go(func() {
+				for range 3000 {
+					n.Add(1)
+				}
+			})
+		}
+		wg.Wait()
+		if n.Load() == 6000 {
+			panic("the end of a long test")
+		}
+	}
+	opts := sched.Options{MaxSteps: 2000}
+	sum, err := explore.Run(body, explore.Config{Seed: 1, Iterations: 1, Workers: 1, Strategy: "random", Options: opts})
+	if err != nil || sum.Finding == nil || !sum.Finding.Result.Overran {
+		t.Fatalf("err %v, finding %+v", err, sum.Finding)
+	}
+	found := sum.Finding.Result
+	m := explore.Minimize(body, found, explore.MinimizeConfig{Options: opts})
+	if m.Result.Failure.Signature() != found.Failure.Signature() || m.Before < 100 || m.After != 0 {
+		t.Errorf("%s minimized to %s, %d preemptions from %d, in %d replays",
+			found.Failure.Summary(), m.Result.Failure.Summary(), m.After, m.Before, m.Runs)
+	}
+	if !m.Result.Overran {
+		t.Error("the minimized execution did not run past the budget: its replays had another")
+	}
+	if _, err := explore.Verify(body, m.Result.Schedule, m.Result, 3, opts); err != nil {
+		t.Errorf("the minimized schedule, replayed with the test's options: %v", err)
+	}
+}
+
 // Every execution of a program of timers, sleeps and tickers replays from
 // its schedule alone, clock choices included, through the corpus format.
 func TestClockChoicesReplay(t *testing.T) {

@@ -34,6 +34,7 @@ var replacements = map[string]map[string][2]string{
 		"Int32", simName, "Int31", "Int64", simName, "Int63",
 		"Uint32", simName, "RandUint32", "Uint64", simName, "RandUint64"),
 	"reflect":               with(map[string][2]string{}, "Select", simName, "ReflectSelect"),
+	"io":                    names(simName, "Pipe", "PipeReader", "PipeWriter"),
 	"syscall":               {"Flock": {simName, "Flock"}},
 	"golang.org/x/sys/unix": {"Flock": {simName, "Flock"}},
 	"runtime": with(names(simName, "NumGoroutine", "Stack", "SetFinalizer", "AddCleanup"),

@@ -121,6 +121,14 @@ func (t *Timer) Reset(d time.Duration) bool {
 	return was
 }
 
+// Stale reports whether t was set in another execution than g's (an
+// earlier one: a timer kept in a package-level sync.Pool, as
+// hashicorp/yamux keeps its write timers): there it is inert, and Stop and
+// Reset do nothing.
+//
+//go:norace
+func (t *Timer) Stale(g *G) bool { return t.c != g.c || t.exec != g.c.seq }
+
 // When returns the virtual time at which the timer fires.
 //
 //go:norace

@@ -326,6 +326,7 @@ type Controller struct {
 	more    []*Failure
 
 	cur       atomic.Pointer[G] // the goroutine holding the baton
+	back      backs             // goroutines away in the network (away.go)
 	progress  atomic.Uint64     // the moves published to observers (see moves)
 	moved     atomic.Bool       // a move was published since an observer last looked
 	abandoned atomic.Bool       // the watchdog gave up on the execution
@@ -441,7 +442,16 @@ type G struct {
 
 	grp *group // the group it waits in, if any: then cand and fresh are its
 
+	away atomic.Int32 // awayHome, awayOut or awayBack (away.go)
+
 	sleep Timer // the timer of its sleeps (Sleep)
+
+	// For a goroutine dump (Dump): the goroutine that started it (nil for
+	// the root), the entry of the function it runs, and whether a go
+	// statement started it (G.Go) rather than a timer (G.Spawn).
+	parent *G
+	fn     uintptr
+	goStmt bool
 }
 
 // ID returns the goroutine's lineage: "0" is the root, "0.2" the root's
@@ -628,6 +638,7 @@ func (c *Controller) newG(parent *G) *G {
 	c.slab = c.slab[1:]
 	g.c, g.idx = c, len(c.all)
 	g.self = g
+	g.parent, g.fn, g.goStmt = parent, 0, false
 	if parent == nil {
 		g.id = lineage.Root
 	} else {
@@ -670,10 +681,16 @@ func (c *Controller) goroutine(g *G, f func()) (reuse bool) {
 	defer func() {
 		var r any
 		if !normal {
+			r = recover()
+		}
+		if c.cur.Load() != g && !c.abandoned.Load() {
+			c.rejoin(g) // back from the network to exit (away.go)
+		}
+		if !normal {
 			// recover returns nil when the goroutine is exiting through
 			// runtime.Goexit (Fatalf, or an abort). Panics raised while
 			// the execution unwinds are consequences, not causes.
-			if r = recover(); r != nil && !c.aborting && !c.abandoned.Load() {
+			if r != nil && !c.aborting && !c.abandoned.Load() {
 				c.panicked(g, r)
 			}
 		}
@@ -726,11 +743,20 @@ func (c *Controller) escaped(g *G) {
 	if c.abandoned.Load() {
 		runtime.Goexit() // a goroutine of an abandoned execution, ending
 	}
-	site, stack := userSite(string(debug.Stack()))
+	if c.rejoin(g) {
+		return // back from the network (away.go)
+	}
+	block := string(debug.Stack())
+	site, stack := userSite(block)
+	msg := "a goroutine started with a plain go statement (it inherits the identity of goroutine " + g.id + ") used a weft primitive; start it with sim.Go"
+	if by := stdCreator(block); by != "" {
+		msg = "a goroutine the standard library started (created by " + by + "; it inherits the identity of goroutine " + g.id +
+			") used a weft primitive: weft controls the goroutines of the code it rewrites, not those of the standard library (a server in the test's process, httptest's, runs its handlers on them)"
+	}
 	c.escMu.Lock()
 	c.escapes = append(c.escapes, &Failure{
 		Kind:    Escape,
-		Message: "a goroutine started with a plain go statement (it inherits the identity of goroutine " + g.id + ") used a weft primitive; start it with sim.Go",
+		Message: msg,
 		Site:    site,
 		Stack:   stack,
 	})
@@ -980,6 +1006,9 @@ func (c *Controller) rekey(g *G) {
 //
 //go:norace
 func (c *Controller) handoff(next *G) {
+	if c.back.out > 0 && c.handAway(next) {
+		return
+	}
 	c.cur.Store(next) // also tells the watchdog the execution moves
 	next.w.wake <- struct{}{}
 }
@@ -1055,7 +1084,7 @@ func (g *G) ChooseCase(cases []int) int {
 //go:norace
 func (g *G) Go(op *Op, f func()) {
 	g.Step(op, 0, nil)
-	g.c.spawn(g, f)
+	g.c.spawn(g, f).goStmt = true
 }
 
 // Spawn starts f as a new controlled goroutine, a child of g, without an
@@ -1067,6 +1096,7 @@ func (g *G) Spawn(f func()) { g.c.spawn(g, f) }
 //go:norace
 func (c *Controller) spawn(parent *G, f func()) *G {
 	child := c.newG(parent)
+	child.fn = funcEntry(f)
 	c.mix(uint64(child.idx) << 16)
 	c.setCand(child, true)
 	c.start(child, f)
@@ -1546,8 +1576,17 @@ func (c *Controller) result() *Result {
 	c.escMu.Lock()
 	escapes := c.escapes
 	c.escMu.Unlock()
-	if esc := c.findEscapes(); esc != nil {
+	esc, std := c.findEscapes()
+	if esc != nil {
 		escapes = append(escapes, esc)
+	}
+	if len(std) > 0 {
+		// The standard library's own, kept running after the test. Still
+		// the labels of the worker it was started from: no other goroutine
+		// may run on it.
+		c.escapedSome = true
+		retireIdle()
+		r.KeptRunning = append(r.KeptRunning, std...)
 	}
 	if len(escapes) > 0 {
 		c.escapedSome = true

@@ -177,6 +177,7 @@ func (c *Controller) decide(g *G) *G {
 			// goroutines are being drained, and g decides nothing.
 			return nil
 		}
+		c.backs()
 		c.flush()
 		if c.opts.Verify {
 			c.verify()
@@ -189,7 +190,7 @@ func (c *Controller) decide(g *G) *G {
 			c.dueSince = c.steps
 		}
 		n := c.cands.len()
-		if n == 0 && c.serveVisits(g) {
+		if n == 0 && (c.serveVisits(g) || c.back.out > 0 && c.awaitBack(timer, in)) {
 			continue
 		}
 		if n == 0 {
@@ -212,8 +213,11 @@ func (c *Controller) decide(g *G) *G {
 				idle++
 				continue
 			}
-			if c.unstall() || c.awaitVisit(g) {
+			if c.unstall() || c.awaitVisit(g) || c.awayWait() {
 				continue
+			}
+			if h := c.giveBack(); h != nil {
+				return h
 			}
 			if !c.aborting && !c.abandoned.Load() {
 				c.stalled()
@@ -263,7 +267,7 @@ func (c *Controller) decide(g *G) *G {
 //
 //go:norace
 func (c *Controller) runsOn(g *G) bool {
-	if len(c.woken)+len(c.dirty)+len(c.unowned) > 0 || c.opts.Verify || c.overran ||
+	if len(c.woken)+len(c.dirty)+len(c.unowned)+c.back.out > 0 || c.opts.Verify || c.overran ||
 		g.yield || g.grp != nil || !g.fresh || !c.timers.empty() {
 		return false
 	}
@@ -287,26 +291,43 @@ func (c *Controller) runsOn(g *G) bool {
 // execution, so a replay past the budget makes the same decisions without
 // a schedule of them.
 //
-// Within the budget, time passes at Tick an event; past it, a pending
-// timer fires once FairBound events have run since the clock last fired,
-// due or not. A test that sleeps a hundred times while other goroutines
-// loop (karlseguin/ccache's Test_ConcurrentStop: rounds of three
-// goroutines that loop forever and a 10 ms sleep) needs half a million
-// events a sleep at Tick each, fifty million in all: far more than the
-// budgets allow, so it was a runaway where go test takes a second. Firing
-// a timer early is what a slow machine does, and what the strategies'
-// lag and timeRunsOut do already; a loop that no timer ends still runs
-// out of budgets and is a runaway.
+// Within the budget, time passes at Tick an event; past it, a sleep that
+// is the earliest pending timer ends once FairBound events have run since
+// the clock last fired, due or not. A test that sleeps a hundred times
+// while other goroutines loop (karlseguin/ccache's Test_ConcurrentStop:
+// rounds of three goroutines that loop forever and a 10 ms sleep) needs
+// half a million events a sleep at Tick each, fifty million in all: far
+// more than the budgets allow, so it was a runaway where go test takes a
+// second. Ending a sleep early is what a slow machine does, and what the
+// strategies' lag does; other timers (a guard's time.After, a ticker) keep
+// their deadlines, and a loop that no timer ends still runs out of
+// budgets and is a runaway.
 //
 //go:norace
 func (c *Controller) unexplored(def *G) *G {
 	if s := c.starving(); s != nil {
 		return s
 	}
-	if _, pending := c.timerIn(); pending && c.steps-c.firedAt > FairBound {
+	if c.steps-c.firedAt > FairBound && c.sleepFirst() {
 		return Clock
 	}
 	return def
+}
+
+// sleepFirst reports whether the earliest pending timer is a goroutine's
+// sleep.
+//
+//go:norace
+func (c *Controller) sleepFirst() bool {
+	if c.timers.empty() {
+		return false
+	}
+	t := c.timers.first()
+	if t == nil {
+		return false
+	}
+	h := t.sleeper
+	return h != nil && h.wgen == t.gen && h.wait == Waiter(t)
 }
 
 // consult asks the strategy, and records its choice if it departs from

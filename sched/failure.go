@@ -2,6 +2,7 @@ package sched
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -144,12 +145,17 @@ func (f *Failure) Signature() string {
 		// same failure, so that minimization can shrink one.
 		return f.Kind.String()
 	case Deadlock, Leak, Escape, Timeout:
+		// Where the goroutines wait, each place once: how many wait
+		// there depends on the schedule (karlseguin/ccache's leak left
+		// 284 or 300 goroutines blocked in the same send), and the
+		// minimization of one schedule must keep the failure, not the
+		// count.
 		var sites []string
 		for _, w := range f.Waiting {
 			sites = append(sites, w.Op+"@"+w.Site)
 		}
 		sort.Strings(sites)
-		return f.Kind.String() + " " + strings.Join(sites, ",")
+		return f.Kind.String() + " " + strings.Join(slices.Compact(sites), ",")
 	case Race:
 		// Either access may come first in another schedule.
 		var sites []string

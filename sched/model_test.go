@@ -283,6 +283,32 @@ func TestModelSleepsWhileOthersLoop(t *testing.T) {
 	}
 }
 
+// Past the budget only a sleep ends early: a guard against a hang set
+// there keeps its deadline while the work runs on, unexplored, to its end.
+func TestModelGuardKeepsItsDeadlinePastTheBudget(t *testing.T) {
+	work := func(n int) {
+		var mu sim.Mutex
+		for range n {
+			mu.Lock()
+			mu.Unlock()
+		}
+	}
+	r := sched.Run(func() {
+		work(2500) // past the budget, with no timer pending: no extension
+		done := sim.NewChan[struct{}](0)
+		sim.Go(func() {
+			work(5000)
+			done.Close()
+		})
+		if sim.Select(sim.OnRecv(done, nil), sim.OnRecv(sim.After(time.Second), nil)) == 1 {
+			panic("the guard fired while the work could still run")
+		}
+	}, explore.RandomWalk(1), sched.Options{MaxSteps: 1 << 12})
+	if r.Failure != nil || !r.Overran {
+		t.Fatalf("failure %v, overran %v", r.Failure, r.Overran)
+	}
+}
+
 // Repro longloop: an ordinary long test is no runaway.
 func TestModelLongLoop(t *testing.T) {
 	r := sched.Run(func() {

@@ -124,12 +124,32 @@ func (s goroutineStack) user() (site, stack string) {
 
 // stackOf returns the stack of controlled goroutine g.
 func (c *Controller) stackOf(stacks []goroutineStack, g *G) (goroutineStack, bool) {
+	var fresh goroutineStack
+	found := false
 	for _, s := range stacks {
 		if first(s.labels["weft.w"]) == g.w.num && s.worker() {
-			return s, true
+			if !s.unstarted() {
+				return s, true
+			}
+			fresh, found = s, true
 		}
 	}
-	return goroutineStack{}, false
+	return fresh, found
+}
+
+// unstarted reports whether the stack is a worker's that waits for its
+// first goroutine, in loop itself. A worker started by a go statement of
+// a controlled goroutine carries that one's labels until it runs a
+// goroutine of its own (see worker.label): its stack is not the one of the
+// goroutine those labels name, which runs deeper in its own worker.
+func (s goroutineStack) unstarted() bool {
+	for _, f := range s.frames {
+		if strings.HasPrefix(f.fn, "runtime.") {
+			continue
+		}
+		return f.fn == workerLoop
+	}
+	return false
 }
 
 // workerStacks indexes the stacks of weft's workers by their weft.w label,
@@ -139,7 +159,7 @@ func workerStacks(stacks []goroutineStack) map[string]goroutineStack {
 	for _, s := range stacks {
 		if s.worker() {
 			if num := first(s.labels["weft.w"]); num != "" {
-				if _, dup := m[num]; !dup {
+				if old, dup := m[num]; !dup || old.unstarted() {
 					m[num] = s
 				}
 			}

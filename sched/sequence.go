@@ -204,13 +204,14 @@ func (s *sequence) watch() {
 	if s.opts.BlockTimeout <= 0 {
 		interval = DefaultBlockTimeout / 4
 	}
+	w.interval = interval // until the first execution's reset
 	timer := watchTimers.Get().(*time.Timer)
 	defer func() {
 		timer.Stop()
 		watchTimers.Put(timer)
 	}()
 	for {
-		timer.Reset(interval)
+		timer.Reset(w.next())
 		select {
 		case <-s.end:
 			return
@@ -220,6 +221,7 @@ func (s *sequence) watch() {
 		c := s.cur.Load()
 		switch n := s.n.Load(); {
 		case c == nil:
+			w.quiet++ // between executions: look less often
 		case n != watched:
 			watched = n
 			w.reset(c)

@@ -115,3 +115,26 @@ func userSite(block string) (site, stack string) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// stdCreator returns the function of the standard library whose go
+// statement started the goroutine of a stack dump block ("net/http.(*Server).Serve"),
+// or "" if user code (or weft) started it, or the block does not say.
+func stdCreator(block string) string {
+	lines := strings.Split(strings.TrimRight(block, "\n"), "\n")
+	n := len(lines)
+	if n < 2 || !strings.HasPrefix(lines[n-2], "created by ") {
+		return ""
+	}
+	name := strings.TrimPrefix(lines[n-2], "created by ")
+	if j := strings.Index(name, " in goroutine "); j > 0 {
+		name = name[:j]
+	}
+	loc := strings.TrimSpace(lines[n-1])
+	if j := strings.LastIndexByte(loc, ':'); j > 0 {
+		loc = loc[:j]
+	}
+	if !frames.StdFile(loc) || frames.WeftFunction(name) {
+		return ""
+	}
+	return name
+}

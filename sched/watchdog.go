@@ -3,9 +3,11 @@ package sched
 import (
 	"fmt"
 	"runtime/metrics"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/weftdev/weft/internal/race"
 	"github.com/weftdev/weft/internal/text"
 )
 
@@ -56,7 +58,7 @@ func (c *Controller) watch() *Result {
 	var w watcher
 	w.reset(c)
 	timer := watchTimers.Get().(*time.Timer)
-	timer.Reset(w.interval)
+	timer.Reset(w.next())
 	defer func() {
 		timer.Stop()
 		watchTimers.Put(timer)
@@ -68,10 +70,10 @@ func (c *Controller) watch() *Result {
 			return nil
 		case <-timer.C:
 		}
-		timer.Reset(w.interval)
 		if g, s, running, stuck := w.check(); stuck {
 			return c.abandon(g, s, running)
 		}
+		timer.Reset(w.next())
 	}
 }
 
@@ -101,6 +103,29 @@ type watcher struct {
 	cpu            time.Duration // the process's CPU time at the last progress
 	cpuKnown       bool          // cpu could be read
 	tick           time.Time
+	quiet          int           // ticks in a row without progress
+	tickCPU        time.Duration // the process's CPU time at the last tick
+}
+
+// busy reports whether the process used the CPU for half the time passed
+// since the last tick or more.
+func (w *watcher) busy(passed time.Duration) bool {
+	now, ok := cpuTime()
+	used := now - w.tickCPU
+	w.tickCPU = now
+	return ok && used >= passed/2
+}
+
+// next returns the wait before the next tick: awayTick after a tick that
+// saw progress, twice as long after each that saw none, up to the
+// interval. A goroutine that holds the baton blocked in the network is
+// found soon (see detach); one that computes costs a few looks at the
+// goroutines' stacks more.
+func (w *watcher) next() time.Duration {
+	if race.Enabled || w.quiet >= 30 {
+		return w.interval
+	}
+	return min(awayTick<<w.quiet, w.interval)
 }
 
 // reset starts watching c's execution.
@@ -130,12 +155,24 @@ func (w *watcher) check() (g *G, s goroutineStack, running, stuck bool) {
 	passed := min(now.Sub(w.tick), 2*w.interval)
 	w.tick = now
 	if p := c.look(); p != w.last || c.dumping.Load() {
-		w.last, w.still, w.blocked = p, 0, 0
+		w.last, w.still, w.blocked, w.quiet = p, 0, 0, 0
 		w.cpu, w.cpuKnown = cpuTime()
+		return nil, s, false, false
+	}
+	w.quiet++
+	if passed < w.interval && w.busy(passed) {
+		// An early look while the process computes: something runs, no
+		// goroutine is to be taken away from the network yet.
+		w.still += passed
 		return nil, s, false, false
 	}
 	g = c.cur.Load()
 	s, ok := c.stackOf(goroutineStacks(), g)
+	if ok && s.blocked() && c.detach(g, s) {
+		// The others run while g waits in the network (away.go).
+		w.last, w.still, w.blocked, w.quiet = c.look(), 0, 0, 0
+		return nil, s, false, false
+	}
 	if ok && s.waitsForChild() {
 		// The child is a process of its own that the machine runs, as
 		// under go test; if it never ends, the test's -timeout ends both.
@@ -195,20 +232,31 @@ func (c *Controller) abandon(g *G, s goroutineStack, running bool) *Result {
 // only done when the process created other goroutines than the workers the
 // execution started while it ran: started by a plain go statement, or by
 // whatever else runs in parallel.
-func (c *Controller) findEscapes() *Failure {
+//
+// A goroutine that runs nothing but the standard library's code (net/http's
+// loops of a connection: a response whose body the test never closed, a
+// connection kept alive) is not a failure, as under go test: its
+// standard library started it, no go statement of the user's, and nothing
+// of weft's would have it otherwise. It comes back in std, to be listed as
+// kept running; but with -explore.strictleaks, as goleak would, it is an
+// escape too.
+func (c *Controller) findEscapes() (esc *Failure, std []Waiting) {
 	c.end = window{c.goroutinesCreated(), janitors.Load()}
 	if c.end.created-c.created <= uint64(c.workers)+c.relays.Load()+c.end.janitors-c.janitor {
-		return nil
+		return nil, nil
 	}
 	for attempt := 0; ; attempt++ {
-		ws := c.escapedGoroutines()
+		ws, stdOnly := c.escapedGoroutines()
 		if len(ws) == 0 {
-			return nil
+			return nil, nil
 		}
 		if attempt == 6 {
+			if stdOnly && !c.opts.StrictLeaks {
+				return nil, ws
+			}
 			f := &Failure{Kind: Escape, Waiting: ws, Site: ws[0].Site,
 				Message: fmt.Sprintf("%d goroutine(s) started with a plain go statement outlived the execution; start them with sim.Go so weft controls them", len(ws))}
-			return f
+			return f, nil
 		}
 		time.Sleep(time.Millisecond << attempt)
 	}
@@ -218,23 +266,41 @@ func (c *Controller) findEscapes() *Failure {
 // execution's workers and its test name but are no worker, after every
 // controlled goroutine has exited. (A worker runs goroutines of several
 // executions in turn: the test name keeps a parallel test's escape from
-// being counted here.)
-func (c *Controller) escapedGoroutines() []Waiting {
+// being counted here.) stdOnly says that every one of them runs the
+// standard library's code alone.
+func (c *Controller) escapedGoroutines() (out []Waiting, stdOnly bool) {
 	mine := make(map[string]bool, len(c.all))
 	for _, g := range c.all {
 		mine[g.w.num] = true
 	}
-	var out []Waiting
+	stdOnly = true
 	for _, s := range goroutineStacks() {
 		if s.worker() || s.stdDaemon() || !mine[first(s.labels["weft.w"])] || first(s.labels["weft.test"]) != c.opts.Name {
 			continue
 		}
 		site, stack := s.user()
+		w := Waiting{Op: "go statement", Site: site, Stack: stack}
+		if site == "" {
+			w.Goroutine, w.Op, w.Site = "of the standard library", s.function(), "-"
+		} else {
+			stdOnly = false
+		}
 		for range s.count {
-			out = append(out, Waiting{Op: "go statement", Site: site, Stack: stack})
+			out = append(out, w)
 		}
 	}
-	return out
+	return out, stdOnly
+}
+
+// function returns the function the goroutine runs: its outermost frame
+// but the runtime's.
+func (s goroutineStack) function() string {
+	for i := len(s.frames) - 1; i >= 0; i-- {
+		if fn := s.frames[i].fn; !strings.HasPrefix(fn, "runtime.") {
+			return fn
+		}
+	}
+	return "the runtime"
 }
 
 // Observers of an execution from outside it (the watchdog, a visitor

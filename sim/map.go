@@ -2,6 +2,10 @@ package sim
 
 import (
 	"hash/maphash"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"unsafe"
 
@@ -17,9 +21,9 @@ import (
 //
 // In plain mode a Map is a sync.Map. Under control every method is one
 // event on the map, and the contents are the execution's own, like the
-// state of the other primitives: a Map starts empty in each execution that
-// uses it, and what plain mode stored is not seen under control, nor the
-// other way round. Recording, every method is one synchronization access to
+// state of the other primitives: a Map starts in each execution that uses
+// it with what plain mode stored (a registry filled at package init), and
+// what an execution stores is not seen by the others nor by plain mode. Recording, every method is one synchronization access to
 // the map, whose contents are the run's own as under control. Range visits the entries in the order their keys were
 // inserted (a key deleted and stored again counts as new), so that an
 // execution replays exactly.
@@ -146,9 +150,54 @@ var (
 // state performs the event of op on m for g and returns m's state in g's
 // execution.
 func (m *Map) state(g *sched.G, op *sched.Op) *mapState {
-	s := stateOf(&m.st, g)
+	s, fresh := newState(&m.st, g)
+	if fresh {
+		s.fromPlain(&m.m)
+	}
 	g.Step(op, s.id, nil)
 	return s
+}
+
+// fromPlain starts the map's contents in an execution with what plain mode
+// stored: cilium/statedb registers its key types in a Map at package init,
+// and each execution found none. The entries go in an order of their keys
+// that does not depend on sync.Map's (see plainOrder), for Range to visit
+// them alike in every execution.
+//
+//go:norace
+func (s *mapState) fromPlain(m *sync.Map) {
+	type plainEntry struct {
+		order      string
+		key, value any
+	}
+	var es []plainEntry
+	m.Range(func(k, v any) bool {
+		es = append(es, plainEntry{plainOrder(k), k, v})
+		return true
+	})
+	slices.SortStableFunc(es, func(a, b plainEntry) int { return strings.Compare(a.order, b.order) })
+	for _, e := range es {
+		s.store(e.key, e.value)
+	}
+}
+
+// plainOrder is what orders a key of entries plain mode stored: its type,
+// and its value for the kinds that print without fmt (whose pool of
+// printers would order the goroutines that format, under the race
+// detector). Keys of other kinds with one type keep sync.Map's order.
+func plainOrder(k any) string {
+	switch k := k.(type) {
+	case string:
+		return "string " + k
+	case int:
+		return "int " + strconv.Itoa(k)
+	case reflect.Type:
+		return "reflect.Type " + k.String()
+	}
+	if t := reflect.TypeOf(k); t != nil {
+		return t.String()
+	}
+	return ""
 }
 
 // recLock begins an operation of t on m recording: it returns m's state for

@@ -20,16 +20,25 @@ const weftPrefix = frames.Module + "/"
 // dump (go.uber.org/goleak) then sees the goroutines the test has, with
 // their own functions on top, as its options name them.
 func Stack(buf []byte, all bool) int {
-	dump := make([]byte, max(len(buf), 64<<10))
+	if g, _ := who(); g != nil {
+		// The test's own goroutine, which the dump hides, tells what the
+		// root shows, even in the current goroutine's trace alone.
+		return copy(buf, controlledDump(g, runtimeStack(len(buf), true), all))
+	}
+	return copy(buf, withoutWeft(runtimeStack(len(buf), all)))
+}
+
+// runtimeStack returns runtime.Stack's whole dump, in a buffer of at least
+// size bytes.
+func runtimeStack(size int, all bool) []byte {
+	dump := make([]byte, max(size, 64<<10))
 	for {
 		n := runtime.Stack(dump, all)
 		if n < len(dump) {
-			dump = dump[:n]
-			break
+			return dump[:n]
 		}
 		dump = make([]byte, 2*len(dump))
 	}
-	return copy(buf, withoutWeft(dump))
 }
 
 // withoutWeft returns a goroutine dump without weft's frames, and without
@@ -58,8 +67,23 @@ type frame struct {
 	fn, file []byte
 }
 
-// weft reports whether the frame is a function of weft's runtime.
+// weft reports whether the frame is a function of weft's runtime, or code
+// of weft's inlined into another package's function (a closure of weft's
+// TB.Run, inlined into the test's body, is named after the body).
 func (f frame) weft() bool {
+	if f.weftFunction() {
+		return true
+	}
+	file := bytes.TrimSpace(f.file)
+	if i := bytes.LastIndexByte(file, ':'); i > 0 && !bytes.HasPrefix(f.fn, []byte("created by ")) {
+		return frames.WeftFile(string(file[:i]))
+	}
+	return false
+}
+
+// weftFunction reports whether the frame's function is one of weft's
+// runtime, by its name.
+func (f frame) weftFunction() bool {
 	return frames.WeftFunction(strings.TrimPrefix(string(f.fn), "created by "))
 }
 
@@ -75,6 +99,21 @@ func (f frame) std() bool { return frames.StdFile(string(bytes.TrimSpace(f.file)
 // that run its body) rather than in a primitive of sim.
 func goroutineTrace(g []byte) ([]byte, bool) {
 	header, frames := parseTrace(g)
+	out, own := keptFrames(frames)
+	if !own {
+		return nil, false
+	}
+	if out == nil {
+		return g, true
+	}
+	return append(append([]byte(nil), header...), out...), true
+}
+
+// keptFrames returns the lines of a goroutine's frames that goroutineTrace
+// keeps, each after a newline, and whether the program's code is among
+// them; nil if no frame is weft's (all are kept), and nil and false for a
+// goroutine that is weft's.
+func keptFrames(frames []frame) ([]byte, bool) {
 	top, controlled := -1, false
 	for i, f := range frames {
 		if f.weft() {
@@ -85,12 +124,14 @@ func goroutineTrace(g []byte) ([]byte, bool) {
 		}
 	}
 	if top < 0 {
-		return g, true
+		return nil, true
 	}
 	if !controlled {
 		for _, f := range frames {
 			if !f.std() {
-				if f.weft() && !bytes.HasPrefix(f.fn, []byte(weftPrefix+"sim.")) {
+				// By its name: a function of the program that weft's code
+				// was inlined into is the program's.
+				if f.weftFunction() && !bytes.HasPrefix(f.fn, []byte(weftPrefix+"sim.")) {
 					return nil, false
 				}
 				break
@@ -105,16 +146,20 @@ func goroutineTrace(g []byte) ([]byte, bool) {
 			from = 0
 		}
 	}
-	out := append([]byte(nil), header...)
+	out := []byte{}
 	own := false
 	for i, f := range frames[from:] {
 		if f.weft() {
+			// weft's own but for a twin of sync's called by the program,
+			// which shows as sync's method (its file is still weft's).
+			twin := f
 			if next := from + i + 1; next < len(frames) && !frames[next].weft() {
-				f = syncTwin(f)
+				twin = syncTwin(f)
 			}
-			if f.weft() {
+			if bytes.Equal(twin.fn, f.fn) {
 				continue
 			}
+			f = twin
 		}
 		own = own || !f.std()
 		out = append(append(out, '\n'), f.fn...)
@@ -131,7 +176,7 @@ var syncTwins = map[string]bool{
 	"Mutex.Lock": true, "Mutex.TryLock": true, "Mutex.Unlock": true,
 	"RWMutex.Lock": true, "RWMutex.TryLock": true, "RWMutex.Unlock": true,
 	"RWMutex.RLock": true, "RWMutex.TryRLock": true, "RWMutex.RUnlock": true,
-	"WaitGroup.Wait": true, "Cond.Wait": true, "Once.Do": true,
+	"WaitGroup.Wait": true, "WaitGroup.Go": true, "Cond.Wait": true, "Once.Do": true,
 }
 
 // syncTwin returns the frame of a method of sim's twin of a sync type,

@@ -67,7 +67,8 @@ type Timer struct {
 	plain *time.Timer
 	ctl   *sched.Timer
 	rec   *recTimer
-	clock byte // under control: what setting the timer released (see set)
+	fn    func() // AfterFunc's function, under control
+	clock byte   // under control: what setting the timer released (see set)
 }
 
 // NewTimer returns a Timer that sends the current time on its channel after
@@ -131,13 +132,8 @@ func AfterFunc(d time.Duration, f func()) *Timer {
 	g, t := who()
 	if g != nil {
 		g.Step(opTimerNew, 0, nil)
-		tm := &Timer{}
-		tm.ctl = g.NewTimer(d, func() {
-			g.Spawn(func() {
-				race.Acquire(unsafe.Pointer(&tm.clock))
-				f()
-			})
-		})
+		tm := &Timer{fn: f}
+		tm.ctl = g.NewTimer(d, tm.fire(g))
 		set(&tm.clock)
 		return tm
 	}
@@ -145,6 +141,20 @@ func AfterFunc(d time.Duration, f func()) *Timer {
 		return &Timer{rec: recAfterFunc(t, d, f)}
 	}
 	return &Timer{plain: time.AfterFunc(d, f)}
+}
+
+// fire returns a controlled timer's fire function, set by g: the time sent
+// on C, or AfterFunc's function called in a child of g.
+func (t *Timer) fire(g *sched.G) func() {
+	if t.C != nil {
+		return deliver(g, t.C, &t.clock)
+	}
+	return func() {
+		g.Spawn(func() {
+			race.Acquire(unsafe.Pointer(&t.clock))
+			t.fn()
+		})
+	}
 }
 
 // Stop prevents the timer from firing. It reports whether the call stopped
@@ -181,6 +191,12 @@ func (t *Timer) Reset(d time.Duration) bool {
 		g.Step(opTimerReset, 0, nil)
 		t.drain(g)
 		set(&t.clock)
+		if t.ctl.Stale(g) {
+			// Made in an earlier execution and kept (a sync.Pool of
+			// timers): set anew in this one, where it was not pending.
+			t.ctl = g.NewTimer(d, t.fire(g))
+			return false
+		}
 		return t.ctl.Reset(d)
 	}
 	if t.rec != nil {
@@ -327,6 +343,12 @@ func (tk *Ticker) resetControlled(g *sched.G, d time.Duration) {
 	g.Step(opTimerReset, 0, nil)
 	tk.period = d
 	set(&tk.clock)
-	tk.ctl.Reset(d)
+	if tk.ctl.Stale(g) {
+		// Made in an earlier execution and kept: set anew in this one.
+		tk.put = deliver(g, tk.C, &tk.clock)
+		tk.ctl = g.NewTimer(d, tk.tick)
+	} else {
+		tk.ctl.Reset(d)
+	}
 	drain(g, tk.C)
 }

@@ -335,3 +335,51 @@ func TestVirtualRereadsAreWork(t *testing.T) {
 		c.Equal("a worker that rereads a word", got, "done")
 	})
 }
+
+// TestVirtualTimersKeptAcrossExecutions: a timer or ticker made in one
+// execution and kept for a later one (hashicorp/yamux keeps its write
+// timers in a package-level sync.Pool) is set anew by Reset in the later
+// one, and fires there. Before, it stayed the earlier execution's, inert:
+// yamux's select on the timer's channel waited forever, and the later
+// executions of its write-timeout tests deadlocked.
+func TestVirtualTimersKeptAcrossExecutions(t *testing.T) {
+	var pool struct {
+		timer  *sim.Timer
+		after  *sim.Timer
+		ticker *sim.Ticker
+	}
+	var called sim.Var[int]
+	for i := range 4 {
+		r := runOnce(func() {
+			if pool.timer == nil {
+				pool.timer = sim.NewTimer(time.Hour)
+				pool.timer.Stop()
+				pool.after = sim.AfterFunc(time.Hour, func() { called.Store(called.Load() + 1) })
+				pool.after.Stop()
+				pool.ticker = sim.NewTicker(time.Hour)
+				pool.ticker.Stop()
+			}
+			late := sim.After(2 * time.Second)
+			pool.timer.Reset(time.Second)
+			if sim.Select(sim.OnRecv(pool.timer.C, nil), sim.OnRecv(late, nil)) != 0 {
+				panic("the kept timer did not fire")
+			}
+			pool.ticker.Reset(time.Second)
+			if sim.Select(sim.OnRecv(pool.ticker.C, nil), sim.OnRecv(sim.After(2*time.Second), nil)) != 0 {
+				panic("the kept ticker did not tick")
+			}
+			pool.ticker.Stop()
+			pool.after.Reset(time.Second)
+			sim.Sleep(2 * time.Second)
+		})
+		if r.Failure != nil {
+			t.Fatalf("execution %d: %s", i+1, r.Failure.Summary())
+		}
+		if i%2 == 1 {
+			r.Release() // the next execution runs on the same controller
+		}
+	}
+	if n := called.Load(); n != 4 {
+		t.Fatalf("the kept AfterFunc ran %d times in 4 executions", n)
+	}
+}

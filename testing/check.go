@@ -368,7 +368,11 @@ func logNotes(t *testing.T, cfg *config, x exploration) {
 	if len(x.kept) > 0 {
 		t.Log(keptRunning(x.kept))
 	}
-	if x.overran > 0 {
+	switch {
+	case x.overran == 1:
+		t.Logf("weft: 1 execution ran past its %d explored events (-explore.maxsteps), to %d events: the rest of it ran unexplored",
+			cfg.maxSteps, x.longest)
+	case x.overran > 1:
 		t.Logf("weft: %d executions ran past their %d explored events (-explore.maxsteps), the longest to %d events: the rest of each ran unexplored",
 			x.overran, cfg.maxSteps, x.longest)
 	}
@@ -430,6 +434,10 @@ func save(f *Finding, cfg *config) saved {
 	if f.Entry == nil {
 		return saved{f: f, text: strings.TrimRight(report(f, cfg, "", nil), "\n")}
 	}
+	if n := len(f.Entry.Schedule); n > maxSavedChoices {
+		err := &tooLongError{choices: n, bytes: len(f.Entry.Marshal())}
+		return saved{f: f, text: strings.TrimRight(report(f, cfg, "", err), "\n")}
+	}
 	path, werr := corpus.Write(cfg.dir, f.Entry)
 	s := saved{f: f, path: path, text: report(f, cfg, path, werr)}
 	if werr != nil {
@@ -445,6 +453,26 @@ func save(f *Finding, cfg *config) saved {
 	}
 	s.text = strings.TrimRight(s.text, "\n")
 	return s
+}
+
+// maxSavedChoices bounds the choices of a schedule saved to the corpus, a
+// file of about 55 bytes a choice that a repository keeps and every go test
+// reads. A minimized schedule has a handful, and fairness forces one every
+// FairBound events at most; one that minimization could not shrink can
+// have millions (karlseguin/ccache's Test_ConcurrentStop: 5.8 million, a
+// file of 320 MB). Such a failure is reported with the command that finds
+// it again instead.
+const maxSavedChoices = 1 << 16
+
+// tooLongError is why a schedule of more than maxSavedChoices choices is
+// not saved.
+type tooLongError struct {
+	choices, bytes int
+}
+
+func (e *tooLongError) Error() string {
+	return fmt.Sprintf("its schedule has %d choices, a file of %.1f MB, more than the %d a corpus file keeps",
+		e.choices, float64(e.bytes)/1e6, maxSavedChoices)
 }
 
 // remove removes the saved entry and its timeline.

@@ -306,6 +306,7 @@ func wrap(body func(*T), cfg *config, last *atomic.Pointer[T]) func() {
 			last.Store(t)
 		}
 		defer t.complete()
+		defer t.waitParallel()
 		body(t)
 	}
 }

@@ -3,6 +3,7 @@ package weft_test
 import (
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/weftdev/weft/sim"
@@ -60,5 +61,41 @@ func TestLogsOfSubtestsAreKeptInOrder(t *testing.T) {
 	}
 	if !strings.HasPrefix(f.Logs[0], "subtest_test.go:") {
 		t.Errorf("log site %q", f.Logs[0])
+	}
+}
+
+// TestParallelSubtestsMeet: parallel subtests run together once their
+// parent's function has returned, as under go test, and the parent's Run
+// returns once they have completed. Here one hands the other a value;
+// before, Parallel did nothing, the subtests ran one after the other, and
+// the receiver waited forever (a deadlock, which go test never sees).
+func TestParallelSubtestsMeet(t *testing.T) {
+	t.Parallel()
+	f, err := weft.Find(func(t *weft.T) {
+		ch := sim.NewChan[int](0)
+		var done atomic.Int32
+		ok := t.Run("group", func(t *weft.T) {
+			went := t.Run("receiver", func(t *weft.T) {
+				t.Parallel()
+				if v := ch.Recv(); v != 1 {
+					t.Errorf("received %d", v)
+				}
+				done.Add(1)
+			})
+			t.Run("sender", func(t *weft.T) {
+				t.Parallel()
+				ch.Send(1)
+				done.Add(1)
+			})
+			if !went || done.Load() != 0 {
+				t.Errorf("Run returned %v, %d parallel subtests done before the parent's function returned", went, done.Load())
+			}
+		})
+		if !ok || done.Load() != 2 {
+			t.Errorf("the group passed: %v, with %d of its 2 subtests done", ok, done.Load())
+		}
+	}, weft.Iterations(50))
+	if err != nil || f != nil {
+		t.Fatalf("failure %v (%v)", f, err)
 	}
 }

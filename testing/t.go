@@ -37,6 +37,16 @@ type T struct {
 	out    *output
 	parent *T
 	g      atomic.Pointer[sched.G] // the goroutine running a subtest, under control
+
+	// Parallel subtests (see Parallel): a subtest's release tells Run
+	// whether it went parallel (true) or ended (false); a parent's
+	// barrier is closed once its function returns, and psubs counts its
+	// parallel subtests until they complete.
+	release  *sim.Chan[bool]
+	barrier  *sim.Chan[struct{}]
+	psubs    sim.WaitGroup
+	parallel bool
+	ended    bool // its function returned: its barrier is closed
 }
 
 // execution is what the T's of one execution share.
@@ -148,14 +158,58 @@ func (t *T) Run(name string, f func(t *T)) bool {
 	t.x.mu.Lock()
 	t.out.items = append(t.out.items, item{sub: sub.out})
 	t.x.mu.Unlock()
-	var wg sim.WaitGroup
-	wg.Go(func() {
-		defer sub.complete()
+	if t.barrier == nil {
+		t.barrier = sim.NewChan[struct{}](0)
+	}
+	sub.release = sim.NewChan[bool](1)
+	sim.Go(func() {
+		defer func() {
+			sub.waitParallel()
+			sub.complete()
+			if sub.parallel {
+				t.psubs.Done()
+			} else {
+				sub.release.Send(false)
+			}
+		}()
 		sub.g.Store(sched.Current())
 		f(sub)
 	})
-	wg.Wait()
+	if sub.release.Recv() {
+		return true // went parallel: it runs once t's function returns
+	}
 	return !sub.Failed()
+}
+
+// Parallel signals that the subtest runs in parallel with its parallel
+// siblings, as testing.T.Parallel does: the parent's Run returns at once,
+// the subtest waits until the parent's function has returned, then goes
+// on beside the others, under the controller, which explores their
+// interleavings; the parent completes (and its Cleanup functions run) once
+// they have. It must be called from the subtest's own goroutine, once. At
+// the top of a test, or outside an execution, it does nothing: executions
+// of one test are serialized.
+func (t *T) Parallel() {
+	if t.parent == nil || t.release == nil || t.parallel || t.x.std != nil {
+		return
+	}
+	t.parallel = true
+	t.parent.psubs.Add(1)
+	t.release.Send(true)
+	t.parent.barrier.Recv()
+}
+
+// waitParallel is called once t's function has returned: its parallel
+// subtests go on, and it waits for them to complete. Called again, it
+// does nothing.
+func (t *T) waitParallel() {
+	if t.ended || t.barrier == nil {
+		t.ended = true
+		return
+	}
+	t.ended = true
+	t.barrier.Close()
+	t.psubs.Wait()
 }
 
 // markHelper records the function skip frames up as a helper.

@@ -41,6 +41,7 @@ func Test(t *testing.T, body func(*TB), opts ...Option) {
 	Check(t, func(wt *T) {
 		tb := &TB{TB: t, t: wt, skipped: &skipped}
 		defer tb.runCleanups()
+		defer wt.waitParallel() // the Cleanup functions run after the parallel subtests
 		body(tb)
 	}, opts...)
 	if line := skipped.Load(); line != nil && !t.Failed() {
@@ -187,6 +188,7 @@ func (tb *TB) Run(name string, f func(*TB)) bool {
 	return tb.t.Run(name, func(t *T) {
 		sub := &TB{TB: tb.TB, t: t, skipped: tb.skipped}
 		defer sub.runCleanups()
+		defer t.waitParallel() // the Cleanup functions run after the parallel subtests
 		f(sub)
 	})
 }
@@ -254,8 +256,10 @@ func splitPattern(p string) []string {
 	return append(out, p[start:])
 }
 
-// Parallel does nothing: an instrumented test that calls t.Parallel() as
-// its first statement runs in parallel with the others, since the
-// rewriter leaves that call on the test's own *testing.T; executions of
-// one test are serialized by weft.
-func (tb *TB) Parallel() {}
+// Parallel makes a subtest run in parallel with its parallel siblings,
+// inside the execution, as T.Parallel does. At the top of a test it does
+// nothing: an instrumented test that calls t.Parallel() as its first
+// statement runs in parallel with the others, since the rewriter leaves
+// that call on the test's own *testing.T; executions of one test are
+// serialized by weft.
+func (tb *TB) Parallel() { tb.t.Parallel() }

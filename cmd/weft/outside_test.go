@@ -28,3 +28,25 @@ func TestWeftTestPurgeLoop(t *testing.T) {
 		t.Fatalf("weft test ./purge: exit %d\n%s", code, out.String())
 	}
 }
+
+// TestWeftTestServe runs testdata/plain/serve through weft test: TestServe
+// serves HTTP from a goroutine of the test, blocked in Accept, and makes a
+// request from the test's body, blocked in the network until the server
+// answers; TestHTTPTest does the same with httptest. Each passes, as
+// under go test. Before, the first goroutine to block in the network kept
+// the baton, nothing else ran, and TestServe failed as blocked after the
+// block timeout.
+func TestWeftTestServe(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test")
+	}
+	dir := plainModule(t)
+	var out strings.Builder
+	code, err := runTest(dir, []string{"-count=1", "-v", "-timeout", "120s", "./serve"}, &out, &out)
+	if err != nil {
+		t.Fatalf("weft test: %v\n%s", err, out.String())
+	}
+	if code != 0 || !strings.Contains(out.String(), "--- PASS: TestServe") || !strings.Contains(out.String(), "--- PASS: TestHTTPTest") {
+		t.Fatalf("weft test ./serve: exit %d\n%s", code, out.String())
+	}
+}

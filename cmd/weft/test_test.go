@@ -69,6 +69,10 @@ func TestWeftTest(t *testing.T) {
 	if code, out := run("-run", "TestSub/bad", "./subtests"); code == 0 || !strings.Contains(out, "always fails") {
 		t.Errorf("weft test -run TestSub/bad did not fail:\n%s", out)
 	}
+	// Parallel subtests run together, as under go test.
+	if code, out := run("-run", "TestParallel", "./subtests"); code != 0 {
+		t.Errorf("weft test -run TestParallel failed:\n%s", out)
+	}
 	code, out := run("-run", "TestBug", "./...")
 	if code == 0 {
 		t.Fatalf("weft test found no bug:\n%s", out)

@@ -23,3 +23,22 @@ func TestSub(t *testing.T) {
 		t.Skip("skips itself")
 	})
 }
+
+// TestParallel's subtests meet, as go test runs them: together, once
+// their parent's function has returned (weft test ran them one after the
+// other, and the receiver waited forever).
+func TestParallel(t *testing.T) {
+	ch := make(chan int)
+	t.Run("group", func(t *testing.T) {
+		t.Run("receiver", func(t *testing.T) {
+			t.Parallel()
+			if v := <-ch; v != 1 {
+				t.Errorf("received %d", v)
+			}
+		})
+		t.Run("sender", func(t *testing.T) {
+			t.Parallel()
+			ch <- 1
+		})
+	})
+}
