@@ -47,9 +47,9 @@ import (
 // every turn is still polling (GoKer's kubernetes_82239, whose worker copies
 // a map in such a loop: as an operation that could change state, the range
 // kept the loop from waiting for the test's timer, which then ran 50,000
-// events later, and the race detector had lost the stack of the worker's
-// first read, so the race was found at the 6th to 50th execution, not the
-// first).
+// events later, and the race was found at the 6th to 50th execution, not
+// the first: presumably the race detector could no longer restore the stack
+// of the worker's first read, and dropped the report).
 var opRangeStart = sched.NewPureOp("MapRange")
 
 // MapIter iterates over a map for a range loop that a source rewriter
