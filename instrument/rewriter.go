@@ -152,6 +152,7 @@ func (r *rewriter) visit(n, parent ast.Node) {
 		r.commaOK(n, identExprs(n.Names), n.Values)
 	case *ast.RangeStmt:
 		r.rangeChan(n)
+		r.rangeMap(n)
 	case *ast.GoStmt:
 		r.goStmt(n)
 	case *ast.SelectStmt:

@@ -1,7 +1,7 @@
 // Package sim provides the concurrency primitives of a weft test: Go,
 // Mutex, RWMutex, WaitGroup, Cond, Once, channels (Chan and Select), shared
-// variables (Var), atomics, virtual time (Sleep, Now, timers) and random
-// choices (Intn).
+// variables (Var), atomics, virtual time (Sleep, Now, timers), random
+// choices (Intn) and the order of a range over a map (MapAll, MapRange).
 //
 // Every primitive works in three modes, chosen per call by the goroutine
 // that calls it:

@@ -213,6 +213,13 @@ var sequential = map[string]func(){
 		_ = sim.Perm(4)
 		sim.Shuffle(3, func(i, j int) {})
 	},
+	"maprange": func() {
+		for it := sim.MapRange(map[string]int{"a": 1, "b": 2, "c": 3}); it.Next(); {
+			_ = sim.Intn(2)
+		}
+		for it := sim.MapRange(map[int]int{1: 1}); it.Next(); {
+		}
+	},
 	"go": func() {
 		sim.Go(func() { sim.Yield() })
 		sim.Yield()

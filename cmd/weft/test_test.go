@@ -39,6 +39,7 @@ var plainBugs = map[string]string{
 	"constructs": "error",
 	"timing":     "error",
 	"tune":       "timeout",
+	"maporder":   "error",
 }
 
 // TestWeftTest explores packages written with plain Go through weft test:
@@ -105,5 +106,31 @@ func TestWeftTest(t *testing.T) {
 	code, out = run("-run", "TestBug/[0-9a-f]{16}", "./...")
 	if code == 0 || strings.Count(out, "the saved schedule") != len(plainBugs) {
 		t.Fatalf("the saved schedules do not all fail:\n%s", out)
+	}
+	checkMapOrder(t, dir, run)
+}
+
+// checkMapOrder checks maporder's saved schedule, whose failure depends on
+// the order of a range over a map: the order is a choice of the schedule,
+// and the schedule replays the failure every time.
+func checkMapOrder(t *testing.T, dir string, run func(args ...string) (int, string)) {
+	t.Helper()
+	entries, err := corpus.List(filepath.Join(dir, "maporder", "testdata", "weft", "TestBug"))
+	if err != nil || len(entries) != 1 || entries[0].Err != nil {
+		t.Fatalf("maporder: want one saved schedule, got %v (%v)", entries, err)
+	}
+	e := entries[0].Entry
+	picked := false
+	for _, c := range e.Schedule {
+		picked = picked || c.Op == "MapRange"
+	}
+	if !picked {
+		t.Errorf("maporder: the saved schedule chooses no map order: %+v", e.Schedule)
+	}
+	for range 3 {
+		code, out := run("-run", "TestBug/[0-9a-f]{16}", "./maporder")
+		if code == 0 || !strings.Contains(out, "failure: "+e.Failure) {
+			t.Fatalf("maporder: the saved schedule did not replay %q:\n%s", e.Failure, out)
+		}
 	}
 }
