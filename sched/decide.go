@@ -190,42 +190,12 @@ func (c *Controller) decide(g *G) *G {
 			c.dueSince = c.steps
 		}
 		n := c.cands.len()
-		if n == 0 && (c.serveVisits(g) || c.back.out > 0 && c.awaitBack(timer, in)) {
-			continue
-		}
 		if n == 0 {
-			if timer && c.rootDone && c.afterFires >= AfterFires {
-				c.keepRunning()
-				return nil
-			}
-			if timer && c.roundBeforeTimer() {
+			next, again := c.noCandidate(g, timer, in, &idle)
+			if again {
 				continue
 			}
-			if timer && c.pastLimit() {
-				// A poller that reads the clock (a loop until a second
-				// has passed, gocron's) gets the stall rounds that move it
-				// on, as with no timer pending, before the time limit.
-				if c.waitOutside() || c.clockRead && c.unstall() {
-					continue
-				}
-				c.timedOut()
-				return nil
-			}
-			if timer && idle < maxIdleFires {
-				c.fireNext() // nothing can run: the clock moves on
-				idle++
-				continue
-			}
-			if c.unstall() || c.awaitVisit(g) || c.awayWait() {
-				continue
-			}
-			if h := c.giveBack(); h != nil {
-				return h
-			}
-			if !c.aborting && !c.abandoned.Load() {
-				c.stalled()
-			}
-			return nil
+			return next
 		}
 		def := c.defaultNext(g, timer && in <= 0)
 		// After the clock fired at this event, only a due timer may fire
@@ -256,6 +226,48 @@ func (c *Controller) decide(g *G) *G {
 		c.ran(next)
 		return next
 	}
+}
+
+// noCandidate is decide's part when no goroutine can run. It reports again
+// when something changed and decide looks again: a visit served, a
+// goroutine back from the network, a round for the pollers, a timer fired.
+// Otherwise it returns the goroutine given back its baton to run, or nil
+// when the execution ends: goroutines kept running after the test, a
+// timeout, a deadlock or a leak.
+//
+//go:norace
+func (c *Controller) noCandidate(g *G, timer bool, in time.Duration, idle *int) (next *G, again bool) {
+	switch {
+	case c.serveVisits(g) || c.back.out > 0 && c.awaitBack(timer, in):
+		return nil, true
+	case timer && c.rootDone && c.afterFires >= AfterFires:
+		c.keepRunning()
+		return nil, false
+	case timer && c.roundBeforeTimer():
+		return nil, true
+	case timer && c.pastLimit():
+		// A poller that reads the clock (a loop until a second has
+		// passed, gocron's) gets the stall rounds that move it on, as
+		// with no timer pending, before the time limit.
+		if c.waitOutside() || c.clockRead && c.unstall() {
+			return nil, true
+		}
+		c.timedOut()
+		return nil, false
+	case timer && *idle < maxIdleFires:
+		c.fireNext() // nothing can run: the clock moves on
+		*idle++
+		return nil, true
+	case c.unstall() || c.awaitVisit(g) || c.awayWait():
+		return nil, true
+	}
+	if h := c.giveBack(); h != nil {
+		return h, false
+	}
+	if !c.aborting && !c.abandoned.Load() {
+		c.stalled()
+	}
+	return nil, false
 }
 
 // runsOn reports whether the decision after g's event is sure to let g
