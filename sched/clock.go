@@ -130,6 +130,17 @@ func (t *Timer) Reset(d time.Duration) bool {
 //go:norace
 func (t *Timer) Stale(g *G) bool { return t.c != g.c || t.exec != g.c.seq }
 
+// sleeping returns the goroutine that sleeps on the timer, if one still
+// does: its wait is this timer, registered at its current event.
+//
+//go:norace
+func (t *Timer) sleeping() *G {
+	if h := t.sleeper; h != nil && h.wgen == t.gen && h.wait == Waiter(t) {
+		return h
+	}
+	return nil
+}
+
 // When returns the virtual time at which the timer fires.
 //
 //go:norace
@@ -176,7 +187,7 @@ func (c *Controller) fireNext() {
 	}
 	c.changed()
 	c.goTick()
-	if h := t.sleeper; h != nil && h.wgen == t.gen && h.wait == Waiter(t) {
+	if h := t.sleeping(); h != nil {
 		c.recheck(h)
 	}
 	if t.fire != nil {

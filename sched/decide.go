@@ -369,11 +369,7 @@ func (c *Controller) sleepFirst() bool {
 		return false
 	}
 	t := c.timers.first()
-	if t == nil {
-		return false
-	}
-	h := t.sleeper
-	return h != nil && h.wgen == t.gen && h.wait == Waiter(t)
+	return t != nil && t.sleeping() != nil
 }
 
 // consult asks the strategy, and records its choice if it departs from
