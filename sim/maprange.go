@@ -3,6 +3,7 @@ package sim
 import (
 	"iter"
 
+	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
 )
 
@@ -75,6 +76,13 @@ type mapKV[K comparable, V any] struct {
 // m's keys and, under control or recording, orders them as the schedule
 // chooses (see the comment at the top of this file).
 func MapRange[M ~map[K]V, K comparable, V any](m M) MapIter[K, V] {
+	g, t := drawer()
+	return mapRange(m, g, t)
+}
+
+// mapRange is MapRange for the goroutine drawer found: g under control, t
+// recording, both nil in plain mode.
+func mapRange[M ~map[K]V, K comparable, V any](m M, g *sched.G, t *record.Thread) MapIter[K, V] {
 	it := MapIter[K, V]{m: m}
 	if len(m) == 0 {
 		return it
@@ -90,7 +98,7 @@ func MapRange[M ~map[K]V, K comparable, V any](m M) MapIter[K, V] {
 	if len(it.keys) <= 1 {
 		return it
 	}
-	if g, t := drawer(); (g != nil || t != nil) && sortKeys(it.keys) {
+	if (g != nil || t != nil) && sortKeys(it.keys) {
 		it.start = int(draw(g, t, opRangeStart, uint64(len(it.keys))))
 	}
 	return it
@@ -102,7 +110,8 @@ func MapRange[M ~map[K]V, K comparable, V any](m M) MapIter[K, V] {
 // chooses.
 func MapAll[M ~map[K]V, K comparable, V any](m M) iter.Seq2[K, V] {
 	return func(yield func(K, V) bool) {
-		if g, t := drawer(); g == nil && t == nil {
+		g, t := drawer()
+		if g == nil && t == nil {
 			for k, v := range m {
 				if !yield(k, v) {
 					return
@@ -110,7 +119,7 @@ func MapAll[M ~map[K]V, K comparable, V any](m M) iter.Seq2[K, V] {
 			}
 			return
 		}
-		for it := MapRange(m); it.Next(); {
+		for it := mapRange(m, g, t); it.Next(); {
 			if !yield(it.k, it.v) {
 				return
 			}
