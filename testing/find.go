@@ -243,10 +243,12 @@ func judge(body func(*T), cfg *config, found *explore.Finding, executions int) *
 		return f
 	}
 	f.Final, f.Failure = final, final.Failure
+	parallel := 0
 	if t := last.Load(); t != nil {
-		f.Logs, f.out = t.logs(), t.out
+		f.Logs, f.out, parallel = t.logs(), t.out, t.x.limitUsed()
 	}
 	f.Entry = &corpus.Entry{
+		Parallel:    parallel,
 		Test:        cfg.name,
 		Found:       foundOf(found),
 		Failure:     f.Failure.Summary(),

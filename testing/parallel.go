@@ -22,11 +22,12 @@ import (
 // count.
 
 // slots are an execution's parallel slots: how many are taken, how many
-// subtests wait for one, and the channel a freed slot is handed over on.
-// Guarded by the execution's mu.
+// subtests wait for one, the channel a freed slot is handed over on, and
+// whether a parallel subtest took one. Guarded by the execution's mu.
 type slots struct {
 	running, waiting int
 	start            *sim.Chan[struct{}]
+	used             bool
 }
 
 // acquire takes a slot for a parallel subtest, waiting for one to be freed
@@ -34,6 +35,7 @@ type slots struct {
 // 0 is no limit.
 func (x *execution) acquire() {
 	x.mu.Lock()
+	x.slots.used = true
 	if x.sel.parallel <= 0 || x.slots.running < x.sel.parallel {
 		x.slots.running++
 		x.mu.Unlock()
@@ -61,6 +63,18 @@ func (x *execution) release() {
 	start := x.slots.start
 	x.mu.Unlock()
 	start.Send(struct{}{})
+}
+
+// limitUsed returns the -parallel limit the execution ran its parallel
+// subtests under, as a corpus entry records it: 0 if it had none, or ran
+// them without a limit.
+func (x *execution) limitUsed() int {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if !x.slots.used {
+		return 0
+	}
+	return x.sel.parallel
 }
 
 // settle is called once a subtest has completed but for its slot: a

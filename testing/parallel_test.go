@@ -28,13 +28,17 @@ func meet(t *weft.T) {
 
 // TestParallelLimitDeadlock: under go test's -parallel 1, parallel subtests
 // that meet deadlock (go test hangs): the first holds the only slot and
-// waits for the other, which waits for the slot. With 2 slots (the
+// waits for the other, which waits for the slot; the schedule's entry
+// records the limit, which its replays keep. With 2 slots (the
 // top-level test gave its own up) they meet.
 func TestParallelLimitDeadlock(t *testing.T) {
 	t.Parallel()
 	f, err := weft.Find(meet, weft.Iterations(20), weft.ParallelLimit(1))
 	if err != nil || f == nil || f.Failure.Kind != sched.Deadlock {
 		t.Fatalf("-parallel 1: want a deadlock, got %v (%v)", f, err)
+	}
+	if f.Entry.Parallel != 1 {
+		t.Errorf("the entry records -parallel %d, want 1", f.Entry.Parallel)
 	}
 	if f, err := weft.Find(meet, weft.Iterations(20), weft.ParallelLimit(2)); err != nil || f != nil {
 		t.Fatalf("-parallel 2: failure %v (%v)", f, err)

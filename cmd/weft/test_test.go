@@ -115,7 +115,8 @@ func TestWeftTest(t *testing.T) {
 // -parallel limit. With 4 slots the parallel fixtures pass; with one,
 // TestMeet's subtests, which meet, deadlock (go test hangs), and
 // TestBatch's four keys come in more than one batch (go test fails it
-// too): both are found, saved, and replayed; TestFixedParallel passes.
+// too): both are found, saved with their limit, and replayed under it
+// whatever -parallel says; TestFixedParallel passes.
 func TestWeftTestParallel(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go test several times")
@@ -147,8 +148,11 @@ func TestWeftTestParallel(t *testing.T) {
 		if got := strings.Fields(entries[0].Entry.Failure)[0]; got != kind {
 			t.Errorf("%s: found %q, want a %s", test, entries[0].Entry.Failure, kind)
 		}
+		if entries[0].Entry.Parallel != 1 {
+			t.Errorf("%s: saved with -parallel %d, want 1", test, entries[0].Entry.Parallel)
+		}
 	}
-	code, out = run("-parallel", "1", "-run", "Test(Meet|Batch)/[0-9a-f]{16}", "./parallel")
+	code, out = run("-parallel", "4", "-run", "Test(Meet|Batch)/[0-9a-f]{16}", "./parallel")
 	if code == 0 || strings.Count(out, "the saved schedule") != 2 {
 		t.Fatalf("the saved schedules do not both fail:\n%s", out)
 	}
