@@ -248,7 +248,6 @@ func judge(body func(*T), cfg *config, found *explore.Finding, executions int) *
 		f.Logs, f.out, parallel = t.logs(), t.out, t.x.limitUsed()
 	}
 	f.Entry = &corpus.Entry{
-		Parallel:    parallel,
 		Test:        cfg.name,
 		Found:       foundOf(found),
 		Failure:     f.Failure.Summary(),
@@ -257,6 +256,7 @@ func judge(body func(*T), cfg *config, found *explore.Finding, executions int) *
 		Original:    m.Before,
 		Hash:        f.Final.Hash,
 		Schedule:    f.Final.Schedule,
+		Parallel:    parallel,
 	}
 	return f
 }

@@ -196,9 +196,8 @@ func (t *T) Run(name string, f func(t *T)) bool {
 // they have. At most go test's -parallel of them run at once: the others
 // wait for a slot, and which one gets a freed slot is the schedule's
 // choice (see parallel.go). It must be called from the subtest's own
-// goroutine, once. At
-// the top of a test, or outside an execution, it does nothing: executions
-// of one test are serialized.
+// goroutine, once. At the top of a test, or outside an execution, it does
+// nothing: executions of one test are serialized.
 func (t *T) Parallel() {
 	if t.parent == nil || t.release == nil || t.parallel || t.x.std != nil {
 		return
