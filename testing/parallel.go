@@ -95,7 +95,7 @@ func (t *T) settle() {
 
 // parallelLimit is go test's -parallel flag as the test process sees it
 // (default GOMAXPROCS): how many parallel subtests of an execution run at
-// once. Worker processes, which run at GOMAXPROCS=1, are told the test
+// once. Worker processes, which start at GOMAXPROCS=1, are told the test
 // process's (see childArgs and workerSetup).
 func parallelLimit() int {
 	n := runtime.GOMAXPROCS(0)
