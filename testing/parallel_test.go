@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/weftdev/weft/internal/race"
 	"github.com/weftdev/weft/sched"
 	"github.com/weftdev/weft/sim"
 	weft "github.com/weftdev/weft/testing"
@@ -34,11 +33,6 @@ func meet(t *weft.T) {
 // top-level test gave its own up) they meet.
 func TestParallelLimitDeadlock(t *testing.T) {
 	t.Parallel()
-	if race.Enabled {
-		// Not this change's: any deadlock inside a subtest trips the race
-		// detector's count, with no report (at 34f30bc too).
-		t.Skip("a deadlock in a subtest fails under -race")
-	}
 	f, err := weft.Find(meet, weft.Iterations(20), weft.ParallelLimit(1))
 	if err != nil || f == nil || f.Failure.Kind != sched.Deadlock {
 		t.Fatalf("-parallel 1: want a deadlock, got %v (%v)", f, err)
