@@ -16,17 +16,17 @@ import (
 
 type nopRecorder struct{}
 
-func (nopRecorder) Algorithm() string                                        { return "nop" }
-func (nopRecorder) NewThread(*record.Thread)                                 {}
-func (nopRecorder) NewLoc(*record.Loc)                                       {}
-func (nopRecorder) ReadBegin(*record.Thread, *record.Loc) uint64             { return 0 }
-func (nopRecorder) ReadEnd(*record.Thread, *record.Loc, uint64, uint64) bool { return false }
-func (nopRecorder) WriteBegin(*record.Thread, *record.Loc)                   {}
-func (nopRecorder) WriteEnd(*record.Thread, *record.Loc, sched.Access, uint64, uint64) {
+func (*nopRecorder) Algorithm() string                                        { return "nop" }
+func (*nopRecorder) NewThread(*record.Thread)                                 {}
+func (*nopRecorder) NewLoc(*record.Loc)                                       {}
+func (*nopRecorder) ReadBegin(*record.Thread, *record.Loc) uint64             { return 0 }
+func (*nopRecorder) ReadEnd(*record.Thread, *record.Loc, uint64, uint64) bool { return false }
+func (*nopRecorder) WriteBegin(*record.Thread, *record.Loc)                   {}
+func (*nopRecorder) WriteEnd(*record.Thread, *record.Loc, sched.Access, uint64, uint64) {
 }
-func (nopRecorder) Sync(*record.Thread, *record.Loc, sched.Access, uint64) {}
-func (nopRecorder) ExitThread(*record.Thread)                              {}
-func (nopRecorder) Close([]*record.Loc)                                    {}
+func (*nopRecorder) Sync(*record.Thread, *record.Loc, sched.Access, uint64) {}
+func (*nopRecorder) ExitThread(*record.Thread)                              {}
+func (*nopRecorder) Close([]*record.Loc)                                    {}
 
 // firstStrategy runs the default policy and chooses 0.
 type firstStrategy struct{}
@@ -38,7 +38,7 @@ func (firstStrategy) Choose(*sched.G, int) int        { return 0 }
 func recordRun(t *testing.T, body func(), opts record.Options) (*record.Result, *record.Log) {
 	t.Helper()
 	opts.Dir = t.TempDir()
-	res, err := record.Record(body, nopRecorder{}, opts)
+	res, err := record.Record(body, &nopRecorder{}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,6 +50,9 @@ func recordRun(t *testing.T, body func(), opts record.Options) (*record.Result, 
 	return res, log
 }
 
+// Vars that outlive the runs of "var first", whose values stay the same.
+var keptStored, keptLoaded sim.Var[int]
+
 // sequential programs exercising every primitive: recording must count the
 // operations exactly as the controller does, and read the same values.
 var sequential = map[string]func(){
@@ -57,6 +60,16 @@ var sequential = map[string]func(){
 		v := sim.NewVar(3)
 		v.Store(v.Load() + 1)
 		_ = v.Load()
+	},
+	"var first": func() {
+		// A Var's first access in the run, a store and a load, on fresh
+		// Vars and on Vars that kept the state of an earlier execution
+		// (storeFirst, loadFirst).
+		var w sim.Var[string]
+		w.Store("a")
+		keptStored.Store(7)
+		_ = keptLoaded.Load()
+		_ = w.Load()
 	},
 	"atomics": func() {
 		var i32 sim.Int32
@@ -532,7 +545,7 @@ func TestRecordDeadlock(t *testing.T) {
 		a, b := sim.NewChan[int](0), sim.NewChan[int](0)
 		sim.Go(func() { a.Recv() })
 		b.Recv()
-	}, nopRecorder{}, record.Options{Dir: t.TempDir(), StallTimeout: 200 * time.Millisecond})
+	}, &nopRecorder{}, record.Options{Dir: t.TempDir(), StallTimeout: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,9 @@
 package sim
 
 import (
+	"sync/atomic"
+	"unsafe"
+
 	"github.com/weftdev/weft/internal/gls"
 	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
@@ -68,21 +71,25 @@ func (x *Var[T]) loadSlow() T {
 	p := k.Slot()
 	if p != nil {
 		if t, ok := (*p).(*record.Thread); ok {
-			s := runVar(&x.st, t)
-			if s == nil {
-				s = newRecVar[T](&x.st, t)
+			// runVar's, inlined; a Var new to the run takes loadFirst.
+			s := (*varState)(atomic.LoadPointer((*unsafe.Pointer)(unsafe.Pointer(&x.st))))
+			if s == nil || s.run != t.Run() {
+				return x.loadFirst(t)
 			}
 			l, word := s.loc, s.word
 			r := t.Access(l)
-			for {
-				b := r.ReadBegin(t, l)
-				v := x.v
-				d := digestAs(word, &v)
-				if !r.ReadEnd(t, l, b, d) {
-					t.Observe(d)
-					return v
-				}
+			// recLoadFn's loop, its first round written out: the common
+			// case, no write raced with the load, runs straight through.
+			b := r.ReadBegin(t, l)
+			v := x.v
+			d := digestAs(word, &v)
+			for r.ReadEnd(t, l, b, d) {
+				b = r.ReadBegin(t, l)
+				v = x.v
+				d = digestAs(word, &v)
 			}
+			t.Observe(d)
+			return v
 		}
 		if g, ok := (*p).(*sched.G); ok {
 			// Controlled: claim's and loadControlled's, inlined, as in
@@ -112,6 +119,15 @@ func (x *Var[T]) loadSlow() T {
 		return x.loadControlled(g)
 	}
 	return x.v
+}
+
+// loadFirst is loadSlow's recorded load of a Var t's run has no state of
+// yet: it makes it.
+//
+//go:noinline
+func (x *Var[T]) loadFirst(t *record.Thread) T {
+	s := newRecVar[T](&x.st, t)
+	return recLoadFn(t, s.loc, s.word, func() T { return x.v })
 }
 
 //go:norace
@@ -144,9 +160,11 @@ func (x *Var[T]) storeSlow(v T) {
 	p := k.Slot()
 	if p != nil {
 		if t, ok := (*p).(*record.Thread); ok {
-			s := runVar(&x.st, t)
-			if s == nil {
-				s = newRecVar[T](&x.st, t)
+			// runVar's, inlined; a Var new to the run takes storeFirst.
+			s := (*varState)(atomic.LoadPointer((*unsafe.Pointer)(unsafe.Pointer(&x.st))))
+			if s == nil || s.run != t.Run() {
+				x.storeFirst(t, v)
+				return
 			}
 			l := s.loc
 			r := t.Access(l)
@@ -185,6 +203,15 @@ func (x *Var[T]) storeSlow(v T) {
 		return
 	}
 	x.v = v
+}
+
+// storeFirst is storeSlow's recorded store into a Var t's run has no
+// state of yet: it makes it.
+//
+//go:noinline
+func (x *Var[T]) storeFirst(t *record.Thread, v T) {
+	s := newRecVar[T](&x.st, t)
+	recStoreFn(t, s.loc, s.word, v, func(v T) { x.v = v })
 }
 
 //go:norace
