@@ -78,15 +78,14 @@ func (x *Var[T]) loadSlow() T {
 			}
 			l, word := s.loc, s.word
 			r := t.Access(l)
-			// recLoadFn's loop, its first round written out: the common
-			// case, no write raced with the load, runs straight through.
+			// recLoadFn's loop, its first round written out, the others
+			// out of line (a loop here puts its test at the end, a jump
+			// away).
 			b := r.ReadBegin(t, l)
 			v := x.v
 			d := digestAs(word, &v)
-			for r.ReadEnd(t, l, b, d) {
-				b = r.ReadBegin(t, l)
-				v = x.v
-				d = digestAs(word, &v)
+			if r.ReadEnd(t, l, b, d) {
+				v, d = x.loadAgain(t, l, word, r)
 			}
 			t.Observe(d)
 			return v
@@ -119,6 +118,21 @@ func (x *Var[T]) loadSlow() T {
 		return x.loadControlled(g)
 	}
 	return x.v
+}
+
+// loadAgain repeats loadSlow's recorded load of x (location l) until the
+// recorder r takes it, and returns the value and its digest.
+//
+//go:noinline
+func (x *Var[T]) loadAgain(t *record.Thread, l *record.Loc, word bool, r record.Recorder) (T, uint64) {
+	for {
+		b := r.ReadBegin(t, l)
+		v := x.v
+		d := digestAs(word, &v)
+		if !r.ReadEnd(t, l, b, d) {
+			return v, d
+		}
+	}
 }
 
 // loadFirst is loadSlow's recorded load of a Var t's run has no state of
