@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"fmt"
 	"os"
 	"sort"
 	"testing"
@@ -558,5 +559,50 @@ func TestRecordDeadlock(t *testing.T) {
 	// Reported after the stall timeout, not never (a minute allows any load).
 	if d := time.Since(start); d > time.Minute {
 		t.Errorf("the deadlock was reported after %v", d)
+	}
+}
+
+// retryRecorder asks every recorded load to be repeated once, as Light does
+// when a write raced with it.
+type retryRecorder struct {
+	nopRecorder
+	reads int
+}
+
+func (r *retryRecorder) ReadEnd(*record.Thread, *record.Loc, uint64, uint64) bool {
+	r.reads++
+	return r.reads%2 == 1
+}
+
+// A recorded load repeated at the recorder's request (loadAgain) reads and
+// counts as one load: the values and the digests are those of control.
+func TestRecordLoadRepeated(t *testing.T) {
+	body := func() {
+		v := sim.NewVar(3)
+		v.Store(v.Load() + 1)
+		if got := v.Load(); got != 4 {
+			panic(fmt.Sprintf("loaded %d, want 4", got))
+		}
+	}
+	ctl := sched.Run(body, firstStrategy{}, sched.Options{Digests: true})
+	rec := &retryRecorder{}
+	res, err := record.Record(body, rec, record.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(res.Log)
+	if res.Failure != nil {
+		t.Fatalf("recorded: %s", res.Failure.Message)
+	}
+	if rec.reads != 4 {
+		t.Errorf("the recorder saw %d read ends, want 4 (two loads, each twice)", rec.reads)
+	}
+	log, err := record.ReadFile(res.Log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := ctl.Digests["0"]
+	if len(log.Threads) != 1 || log.Threads[0].Ops != d.Ops || log.Threads[0].Reads.Reads != d.Reads || log.Threads[0].Reads.Hash != d.Hash {
+		t.Errorf("recorded %+v, controlled %+v", log.Threads, d)
 	}
 }
