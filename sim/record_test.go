@@ -65,7 +65,7 @@ var sequential = map[string]func(){
 	"var first": func() {
 		// A Var's first access in the run, a store and a load, on fresh
 		// Vars and on Vars that kept the state of an earlier execution
-		// (storeFirst, loadFirst).
+		// (storeOther, loadOther), and a Var whose values are not words.
 		var w sim.Var[string]
 		w.Store("a")
 		keptStored.Store(7)

@@ -71,21 +71,22 @@ func (x *Var[T]) loadSlow() T {
 	p := k.Slot()
 	if p != nil {
 		if t, ok := (*p).(*record.Thread); ok {
-			// runVar's, inlined; a Var new to the run takes loadFirst.
+			// runVar's, inlined; a Var new to the run, or whose values
+			// are not words, takes loadOther.
 			s := (*varState)(atomic.LoadPointer((*unsafe.Pointer)(unsafe.Pointer(&x.st))))
-			if s == nil || s.run != t.Run() {
-				return x.loadFirst(t)
+			if s == nil || s.run != t.Run() || !s.word {
+				return x.loadOther(t, s)
 			}
-			l, word := s.loc, s.word
+			l := s.loc
 			r := t.Access(l)
 			// recLoadFn's loop, its first round written out, the others
 			// out of line (a loop here puts its test at the end, a jump
-			// away).
+			// away); the digest is the word (see digestAs).
 			b := r.ReadBegin(t, l)
 			v := x.v
-			d := digestAs(word, &v)
+			d := *(*uint64)(unsafe.Pointer(&v))
 			if r.ReadEnd(t, l, b, d) {
-				v, d = x.loadAgain(t, l, word, r)
+				v, d = x.loadAgain(t, l, true, r)
 			}
 			t.Observe(d)
 			return v
@@ -135,12 +136,14 @@ func (x *Var[T]) loadAgain(t *record.Thread, l *record.Loc, word bool, r record.
 	}
 }
 
-// loadFirst is loadSlow's recorded load of a Var t's run has no state of
-// yet: it makes it.
+// loadOther is loadSlow's recorded load of a Var whose state in t's run
+// is s, or none yet (then it makes it), or whose values are not words.
 //
 //go:noinline
-func (x *Var[T]) loadFirst(t *record.Thread) T {
-	s := newRecVar[T](&x.st, t)
+func (x *Var[T]) loadOther(t *record.Thread, s *varState) T {
+	if s == nil || s.run != t.Run() {
+		s = newRecVar[T](&x.st, t)
+	}
 	return recLoadFn(t, s.loc, s.word, func() T { return x.v })
 }
 
@@ -174,17 +177,18 @@ func (x *Var[T]) storeSlow(v T) {
 	p := k.Slot()
 	if p != nil {
 		if t, ok := (*p).(*record.Thread); ok {
-			// runVar's, inlined; a Var new to the run takes storeFirst.
+			// runVar's, inlined; a Var new to the run, or whose values
+			// are not words, takes storeOther.
 			s := (*varState)(atomic.LoadPointer((*unsafe.Pointer)(unsafe.Pointer(&x.st))))
-			if s == nil || s.run != t.Run() {
-				x.storeFirst(t, v)
+			if s == nil || s.run != t.Run() || !s.word {
+				x.storeOther(t, s, v)
 				return
 			}
 			l := s.loc
 			r := t.Access(l)
 			r.WriteBegin(t, l)
 			x.v = v
-			r.WriteEnd(t, l, sched.Write, 0, digestAs(s.word, &v))
+			r.WriteEnd(t, l, sched.Write, 0, *(*uint64)(unsafe.Pointer(&v))) // the word: see digestAs
 			return
 		}
 		if g, ok := (*p).(*sched.G); ok {
@@ -219,12 +223,14 @@ func (x *Var[T]) storeSlow(v T) {
 	x.v = v
 }
 
-// storeFirst is storeSlow's recorded store into a Var t's run has no
-// state of yet: it makes it.
+// storeOther is storeSlow's recorded store into a Var whose state in t's
+// run is s, or none yet (then it makes it), or whose values are not words.
 //
 //go:noinline
-func (x *Var[T]) storeFirst(t *record.Thread, v T) {
-	s := newRecVar[T](&x.st, t)
+func (x *Var[T]) storeOther(t *record.Thread, s *varState, v T) {
+	if s == nil || s.run != t.Run() {
+		s = newRecVar[T](&x.st, t)
+	}
 	recStoreFn(t, s.loc, s.word, v, func(v T) { x.v = v })
 }
 
