@@ -206,6 +206,7 @@ func (w *watcher) check() (g *G, s goroutineStack, running, stuck bool) {
 func (c *Controller) abandon(g *G, s goroutineStack, running bool) *Result {
 	site, stack := s.user()
 	r := c.result()
+	r.Schedule() // built now: the goroutines that drain still use c
 	c.stuck = g
 	c.drained = make(chan struct{})
 	c.abandoned.Store(true)

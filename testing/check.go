@@ -346,7 +346,7 @@ func (fs *findings) refutedUnreplayed(f *Finding) bool {
 		return false
 	}
 	e := &corpus.Entry{Test: fs.cfg.name, Found: foundOf(f.Found), Failure: f.Failure.Summary(),
-		Signature: f.Failure.Signature(), Hash: f.Found.Result.Hash, Schedule: f.Found.Result.Schedule}
+		Signature: f.Failure.Signature(), Hash: f.Found.Result.Hash, Schedule: f.Found.Result.Schedule()}
 	path, err := corpus.Write(fs.cfg.dir, e)
 	if err != nil {
 		return false

@@ -16,7 +16,8 @@ func SaveFinding(dir, name string, s sched.Schedule) (report, path string) {
 	cfg := defaultConfig(name)
 	cfg.dir, cfg.seed = dir, 0x5eed
 	failure := &sched.Failure{Kind: sched.Leak, Message: "the test returned while goroutines remain blocked"}
-	result := &sched.Result{Failure: failure, Schedule: s, Hash: 1}
+	result := &sched.Result{Failure: failure, Hash: 1}
+	result.SetSchedule(s)
 	f := &Finding{
 		Executions: 3,
 		Found:      &explore.Finding{Strategy: "random", Seed: 7, Iteration: 2, Result: result},
