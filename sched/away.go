@@ -37,10 +37,10 @@ import (
 //
 // A goroutine that the standard library starts from a controlled one (an
 // HTTP server's handler of a connection, started by net/http from the
-// goroutine in Accept) carries its identity: while that goroutine is
-// away, the handler's weft operations come back in its name, and run
-// under the baton as it. Two of them coming back at once are not told
-// apart: the second fails as an Escape.
+// goroutine in Accept) carries its identity, but is told apart from it at
+// its first weft operation (G.Claim) and leaves the execution: it runs in
+// plain mode, outside every schedule, and does not come back in the
+// controlled goroutine's name.
 //
 // Not deterministic: when a goroutine goes away and comes back depends on
 // the network and on real time, not on the schedule. A replay of a saved
@@ -165,9 +165,10 @@ func (c *Controller) detach(g *G, s goroutineStack) bool {
 }
 
 // rejoin is the way back of a goroutine that runs as g while another
-// holds the baton (Claim): g itself back from the network, or a goroutine
-// the standard library started from g. It reports whether the caller now
-// holds the baton as g; false: it is an escape.
+// holds the baton (Claim): g itself back from the network (or a goroutine
+// started from g's by code weft does not rewrite, which Claim takes for
+// g's). It reports whether the caller now holds the baton as g; false: it
+// is an escape.
 //
 //go:norace
 func (c *Controller) rejoin(g *G) bool {

@@ -117,7 +117,7 @@ func (m *Mutex) Lock() {
 		r.Sync(t, l, sched.ReadWrite, 0)
 		return
 	}
-	if g := claim(who); g != nil {
+	if g, ok := who.(*sched.G); ok && (g.Runs() || g.Claim() != nil) {
 		m.lockControlled(g)
 		return
 	}
@@ -175,7 +175,7 @@ func (m *Mutex) Unlock() {
 		}
 		return
 	}
-	if g := claim(who); g != nil {
+	if g, ok := who.(*sched.G); ok && (g.Runs() || g.Claim() != nil) {
 		m.unlockControlled(g)
 		return
 	}

@@ -1,0 +1,87 @@
+package sched_test
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"runtime/debug"
+	"testing"
+	"time"
+
+	"github.com/weftdev/weft/explore"
+	"github.com/weftdev/weft/sched"
+	"github.com/weftdev/weft/sim"
+)
+
+// TestStdGoroutineLeaves: the goroutines net/http starts from a controlled
+// one (an httptest server's, started by the root) carry its identity, but
+// are none of the execution's: at their first weft operation they leave
+// it, and run in plain mode (Current is nil on them), whoever holds the
+// baton. The root makes a request itself, holding the baton while it
+// waits in the network, and then four goroutines of the execution make
+// theirs together. Before, the handler was taken for the root while the
+// root held the baton, and its operations failed the execution as an
+// escape while another goroutine did.
+func TestStdGoroutineLeaves(t *testing.T) {
+	for i := range 4 {
+		seen := make(chan *sched.G, 8)
+		var served sim.Int64
+		r := sched.Run(func() {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				seen <- sched.Current()
+				served.Add(1)
+				sim.Sleep(time.Millisecond)
+				io.WriteString(w, "ok")
+			}))
+			defer srv.Close()
+			get := func() {
+				resp, err := http.Get(srv.URL)
+				if err != nil {
+					panic(err)
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+			}
+			get()
+			var wg sim.WaitGroup
+			for range 4 {
+				wg.Go(get)
+			}
+			wg.Wait()
+		}, explore.RandomWalk(uint64(i)), sched.Options{BlockTimeout: 10 * time.Second})
+		if r.Failure != nil {
+			t.Fatalf("execution %d: %s", i, r.Failure.Summary())
+		}
+		close(seen)
+		n := 0
+		for g := range seen {
+			n++
+			if g != nil {
+				t.Errorf("execution %d: a handler runs as goroutine %s", i, g.ID())
+			}
+		}
+		if n != 5 || served.Load() != 5 {
+			t.Errorf("execution %d: %d handlers ran, %d served, want 5", i, n, served.Load())
+		}
+	}
+}
+
+// TestWorkerMarkRestored: a controlled goroutine whose code clears the
+// mark that tells it from the goroutines started from it
+// (debug.SetPanicOnFault) is still itself at its next operation, and
+// marked again.
+func TestWorkerMarkRestored(t *testing.T) {
+	var same, marked bool
+	r := sched.Run(func() {
+		g := sched.Current()
+		debug.SetPanicOnFault(false)
+		same = sched.Current() == g
+		marked = debug.SetPanicOnFault(true)
+	}, explore.PCT(1, 3, 100), sched.Options{})
+	if r.Failure != nil {
+		t.Fatal(r.Failure.Summary())
+	}
+	if !same || !marked {
+		t.Errorf("after clearing the mark: same goroutine %v, marked again %v", same, marked)
+	}
+}
