@@ -21,16 +21,22 @@ import (
 // waits in the network, and then four goroutines of the execution make
 // theirs together. Before, the handler was taken for the root while the
 // root held the baton, and its operations failed the execution as an
-// escape while another goroutine did.
+// escape while another goroutine did. The handler locks a mutex that the
+// root locks too: its Lock and Unlock visit the execution (sim.Mutex).
 func TestStdGoroutineLeaves(t *testing.T) {
 	for i := range 4 {
 		seen := make(chan *sched.G, 8)
 		var served sim.Int64
+		var mu sim.Mutex
+		count := 0
 		r := sched.Run(func() {
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				seen <- sched.Current()
 				served.Add(1)
 				sim.Sleep(time.Millisecond)
+				mu.Lock()
+				count++
+				mu.Unlock()
 				io.WriteString(w, "ok")
 			}))
 			defer srv.Close()
@@ -41,6 +47,9 @@ func TestStdGoroutineLeaves(t *testing.T) {
 				}
 				io.Copy(io.Discard, resp.Body)
 				resp.Body.Close()
+				mu.Lock()
+				_ = count
+				mu.Unlock()
 			}
 			get()
 			var wg sim.WaitGroup
@@ -60,8 +69,8 @@ func TestStdGoroutineLeaves(t *testing.T) {
 				t.Errorf("execution %d: a handler runs as goroutine %s", i, g.ID())
 			}
 		}
-		if n != 5 || served.Load() != 5 {
-			t.Errorf("execution %d: %d handlers ran, %d served, want 5", i, n, served.Load())
+		if n != 5 || served.Load() != 5 || count != 5 {
+			t.Errorf("execution %d: %d handlers ran, %d served, %d counted, want 5", i, n, served.Load(), count)
 		}
 	}
 }
