@@ -101,11 +101,15 @@ type backs struct {
 }
 
 // inNetwork reports whether the goroutine waits in the network: the
-// innermost frame below the runtime's is one of package net (or its
-// subpackages, net/http), internal/poll or crypto/tls.
+// innermost frame below the runtime's and package sync's is one of package
+// net (or its subpackages: net/http, and httptest's Server.Close, which
+// waits on a sync.WaitGroup for its handlers, on goroutines that left the
+// execution and may wait for it to perform their visits), internal/poll
+// or crypto/tls.
 func (s goroutineStack) inNetwork() bool {
 	for _, f := range s.frames {
-		if strings.HasPrefix(f.fn, "runtime.") || strings.HasPrefix(f.fn, "internal/runtime/") {
+		if strings.HasPrefix(f.fn, "runtime.") || strings.HasPrefix(f.fn, "internal/runtime/") ||
+			strings.HasPrefix(f.fn, "sync.") || strings.HasPrefix(f.fn, "internal/sync.") {
 			continue
 		}
 		return strings.HasPrefix(f.fn, "net.") || strings.HasPrefix(f.fn, "net/") ||

@@ -103,3 +103,40 @@ func TestWorkerMarkRestored(t *testing.T) {
 		t.Errorf("after clearing the mark: same goroutine %v, marked again %v", same, marked)
 	}
 }
+
+// TestServerCloseAway: httptest's Server.Close waits (on a sync.WaitGroup)
+// for a handler, on a goroutine that left the execution, which waits in
+// turn for a goroutine of the execution to close a channel (a visit): the
+// goroutine in Close goes away, as one blocked in the network does, and
+// the others run. Before, it held the execution's turn, nothing else ran,
+// and the execution failed as blocked outside weft's control
+// (cristalhq/hedgedhttp's TestOriginalResponseWins: its cleanup closes
+// the server while a handler still waits to receive its sleep).
+func TestServerCloseAway(t *testing.T) {
+	if race.Enabled {
+		t.Skip("nothing goes away under the race detector")
+	}
+	r := sched.Run(func() {
+		started, release := sim.NewChan[int](1), sim.NewChan[int](0)
+		started.Len()
+		release.Len()
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			started.Send(1)
+			release.RecvOK()
+		}))
+		sim.Go(func() {
+			if resp, err := http.Get(srv.URL); err == nil {
+				resp.Body.Close()
+			}
+		})
+		started.Recv()
+		sim.Go(func() {
+			sim.Sleep(time.Millisecond)
+			release.Close()
+		})
+		srv.Close()
+	}, explore.RandomWalk(1), sched.Options{BlockTimeout: 2 * time.Second})
+	if r.Failure != nil {
+		t.Fatal(r.Failure.Summary())
+	}
+}
