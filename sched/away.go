@@ -250,8 +250,8 @@ func (c *Controller) takeBacks() {
 // awaitBack waits in real time, when nothing can run, for a goroutine
 // away to come back: up to the next timer's wait if one is pending (once
 // per timer), up to a slice of Options.BlockTimeout otherwise, within
-// Options.BlockTimeout in all since one last came back. It reports
-// whether one did.
+// Options.BlockTimeout in all since one last came back or a visit was
+// served. It reports whether one did, or a visit arrived.
 //
 //go:norace
 func (c *Controller) awaitBack(timer bool, in time.Duration) bool {
@@ -273,14 +273,23 @@ func (c *Controller) awaitBack(timer bool, in time.Duration) bool {
 		}
 		t.Reset(slice)
 		start := time.Now()
+		visit := false
 		select {
 		case <-c.back.ch:
+		case <-c.visitArrived():
+			// A goroutine outside (a server's handler that left the
+			// execution, on a connection of a goroutine away) visits:
+			// served at once (noCandidate).
+			visit = true
 		case <-t.C:
 		}
 		c.back.waited += time.Since(start)
 		c.moves() // the execution waits, bounded: no hang for the watchdog
 		if c.back.n.Load() > 0 {
 			c.takeBacks()
+			return true
+		}
+		if visit {
 			return true
 		}
 	}

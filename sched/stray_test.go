@@ -2,6 +2,7 @@ package sched_test
 
 import (
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"runtime/debug"
@@ -138,5 +139,54 @@ func TestServerCloseAway(t *testing.T) {
 	}, explore.RandomWalk(1), sched.Options{BlockTimeout: 2 * time.Second})
 	if r.Failure != nil {
 		t.Fatal(r.Failure.Summary())
+	}
+}
+
+// TestVisitsKeepAwayWaited: the root serves HTTP (groupcache's child
+// processes in its TestHTTPPool do), away in Accept, while a client
+// outside every execution makes requests for longer than the block
+// timeout; each handler, on a goroutine net/http started, which left the
+// execution, locks a mutex of the execution (visits). A visit served is
+// the world outside moving: the root, away, is waited for anew. Before,
+// the execution gave up on it after the block timeout in all, and failed
+// as blocked.
+func TestVisitsKeepAwayWaited(t *testing.T) {
+	if race.Enabled {
+		t.Skip("nothing goes away under the race detector")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const block = 200 * time.Millisecond
+	client := make(chan error, 1)
+	go func() {
+		defer l.Close()
+		deadline := time.Now().Add(3 * block)
+		for time.Now().Before(deadline) {
+			resp, err := http.Get("http://" + l.Addr().String())
+			if err != nil {
+				client <- err
+				return
+			}
+			resp.Body.Close()
+			time.Sleep(block / 10)
+		}
+		client <- nil
+	}()
+	r := sched.Run(func() {
+		var mu sim.Mutex
+		mu.Lock()
+		mu.Unlock()
+		http.Serve(l, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			mu.Unlock()
+		}))
+	}, explore.RandomWalk(1), sched.Options{BlockTimeout: block})
+	if r.Failure != nil {
+		t.Fatal(r.Failure.Summary())
+	}
+	if err := <-client; err != nil {
+		t.Fatal(err)
 	}
 }

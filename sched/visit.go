@@ -230,9 +230,23 @@ func (c *Controller) serveVisits(g *G) bool {
 	if !served {
 		return false
 	}
-	c.visitWait, c.visitHeld = 0, 0
+	// The world outside moved: goroutines away are waited for anew.
+	c.visitWait, c.visitHeld, c.back.waited = 0, 0, 0
 	c.progressed()
 	return true
+}
+
+// visitArrived returns the channel that tells of a visit to the execution
+// arriving, or nil if none ever did.
+//
+//go:norace
+func (c *Controller) visitArrived() chan struct{} {
+	visitors.mu.Lock()
+	defer visitors.mu.Unlock()
+	if q := visitors.byExec[c.seq]; q != nil {
+		return q.arrived
+	}
+	return nil
 }
 
 // awaitVisit waits in real time, at a stall that would fail the
