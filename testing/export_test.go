@@ -35,3 +35,7 @@ const MaxSavedChoices = maxSavedChoices
 
 // WriteFailure exports writeFailure to the tests.
 var WriteFailure = writeFailure
+
+// ParallelLimit sets go test's -parallel limit for Find's executions:
+// at most n parallel subtests run at once (0, Find's default: no limit).
+func ParallelLimit(n int) Option { return func(c *config) { c.sel.parallel = n } }

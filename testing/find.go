@@ -243,8 +243,9 @@ func judge(body func(*T), cfg *config, found *explore.Finding, executions int) *
 		return f
 	}
 	f.Final, f.Failure = final, final.Failure
+	parallel := 0
 	if t := last.Load(); t != nil {
-		f.Logs, f.out = t.logs(), t.out
+		f.Logs, f.out, parallel = t.logs(), t.out, t.x.limitUsed()
 	}
 	f.Entry = &corpus.Entry{
 		Test:        cfg.name,
@@ -255,6 +256,7 @@ func judge(body func(*T), cfg *config, found *explore.Finding, executions int) *
 		Original:    m.Before,
 		Hash:        f.Final.Hash,
 		Schedule:    f.Final.Schedule,
+		Parallel:    parallel,
 	}
 	return f
 }
