@@ -94,7 +94,9 @@ func (x *Var[T]) loadSlow() T {
 		if g, ok := (*p).(*sched.G); ok {
 			// Controlled: claim's and loadControlled's, inlined, as in
 			// storeSlow.
-			g = g.Claim()
+			if !g.Runs() && g.Claim() == nil {
+				return x.v // a goroutine that left the execution
+			}
 			s := x.controlled(g)
 			if s == nil {
 				s = x.newControlled(g)
@@ -195,7 +197,10 @@ func (x *Var[T]) storeSlow(v T) {
 			// Controlled: claim's and storeControlled's, inlined (the
 			// race detector's builds, which would see x.v here, have no
 			// slot and take storeControlled below).
-			g = g.Claim()
+			if !g.Runs() && g.Claim() == nil {
+				x.v = v // a goroutine that left the execution
+				return
+			}
 			s := x.controlled(g)
 			if s == nil {
 				s = x.newControlled(g)

@@ -16,9 +16,11 @@
 // A goroutine started with a plain go statement inherits its parent's label
 // set, so Get on it returns the parent's value: callers must check that the
 // value they get is the one they expect to be running (the controller does,
-// by comparing with the goroutine it scheduled). The labels themselves are
-// real pprof labels, so CPU and goroutine profiles of a weft test show which
-// goroutine of which execution ran.
+// by comparing with the goroutine it scheduled, and by a mark that its
+// workers carry and the goroutines they start do not: see sched.G.Claim),
+// and such a goroutine can leave its parent's binding (Leave). The labels
+// themselves are real pprof labels, so CPU and goroutine profiles of a weft
+// test show which goroutine of which execution ran.
 package gls
 
 import (
@@ -208,6 +210,14 @@ func (b Binding) Release() {
 		slots.Delete(b.e.key)
 		race.Enable()
 	}
+	pprof.SetGoroutineLabels(context.Background())
+}
+
+// Leave clears the calling goroutine's labels, which it inherited from the
+// goroutine that started it (a go statement copies them): Get returns nil
+// on it from now on, and on the goroutines it starts. Its starter's
+// binding is left as it is.
+func Leave() {
 	pprof.SetGoroutineLabels(context.Background())
 }
 
