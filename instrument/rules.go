@@ -30,6 +30,12 @@ func (r *rewriter) selector(n *ast.SelectorExpr, parent ast.Node) {
 		r.skip(n, pn.Imported().Name()+"."+n.Sel.Name, why)
 		return
 	}
+	if pn.Imported().Path() == "net" {
+		if why := r.pr.netWhy(n, parent, n.Sel.Name); why != "" {
+			r.skip(n, "net."+n.Sel.Name, why)
+			return
+		}
+	}
 	var class any
 	switch obj := r.info.Uses[n.Sel].(type) {
 	case *types.TypeName:

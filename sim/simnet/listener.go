@@ -10,7 +10,11 @@ import (
 	"github.com/weftdev/weft/sim"
 )
 
-// memListener is a listener of an execution's in-memory network.
+// memListener is a listener of an execution's in-memory network, on a
+// real listener's port: a dial of weft's connects in memory, a dial of
+// code weft does not rewrite (net/http's client, a server started by the
+// standard library) through the real one, whose connections a goroutine
+// of the listener's own accepts (from the first Accept on) and hands over.
 type memListener struct {
 	mu      sim.Mutex
 	changed *sim.Chan[struct{}]
@@ -20,27 +24,61 @@ type memListener struct {
 	queue   []*memConn // connected, not yet accepted: their server ends
 	closed  bool
 	dl      time.Time
+
+	tcp      *net.TCPListener
+	accepted chan accepted // the real connections, from the accepting goroutine
+	done     chan struct{} // closed by Close: the accepting goroutine ends
 }
 
-// listen makes a listener of g's execution on ip (nil: all interfaces)
-// and port (0: a free one).
-func listen(g *sched.G, network string, ip net.IP, port int) (*TCPListener, error) {
+// accepted is what the real listener's Accept returned.
+type accepted struct {
+	c   *net.TCPConn
+	err error
+}
+
+// listen makes a listener of g's execution on the real listener tcp's
+// port.
+func listen(g *sched.G, network string, tcp *net.TCPListener) *TCPListener {
 	n := networkOf(g)
-	if ip == nil {
-		ip = net.IPv6unspecified
-		if network == "tcp4" {
-			ip = net.IPv4zero
+	l := &memListener{changed: sim.NewChan[struct{}](0), net: n, network: network,
+		addr: tcp.Addr().(*net.TCPAddr), tcp: tcp}
+	n.bind(l, l.addr.Port)
+	return &TCPListener{tcp: tcp, mem: l}
+}
+
+// acceptReal starts the goroutine that accepts the real listener's
+// connections, outside weft's control, and hands them over: it ends at
+// the listener's close. Called with mu held.
+func (l *memListener) acceptReal() {
+	if l.accepted != nil {
+		return
+	}
+	l.accepted, l.done = make(chan accepted), make(chan struct{})
+	go func(tcp *net.TCPListener, out chan<- accepted, done <-chan struct{}) {
+		for {
+			c, err := tcp.AcceptTCP()
+			if err != nil && isTemporary(err) {
+				continue
+			}
+			select {
+			case out <- accepted{c, err}:
+			case <-done:
+				if c != nil {
+					c.Close()
+				}
+				return
+			}
+			if err != nil {
+				return
+			}
 		}
-	}
-	l := &memListener{changed: sim.NewChan[struct{}](0), net: n, network: network}
-	p := n.bind(l, port)
-	if p == 0 {
-		addr := &net.TCPAddr{IP: ip, Port: port}
-		return nil, &net.OpError{Op: "listen", Net: network, Addr: addr,
-			Err: &os.SyscallError{Syscall: "bind", Err: syscall.EADDRINUSE}}
-	}
-	l.addr = &net.TCPAddr{IP: ip, Port: p}
-	return &TCPListener{mem: l}, nil
+	}(l.tcp, l.accepted, l.done)
+}
+
+// isTemporary reports whether an error of Accept may pass.
+func isTemporary(err error) bool {
+	ne, ok := err.(interface{ Temporary() bool })
+	return ok && ne.Temporary()
 }
 
 // wake tells the waiting Accepts that the state changed. Called with mu
@@ -71,7 +109,8 @@ func (l *memListener) connect(network string, client, server *net.TCPAddr) (*TCP
 	return &TCPConn{mem: c}, nil
 }
 
-// accept waits for a connection, the listener's close or its deadline.
+// accept waits for a connection, in memory or real, the listener's
+// close or its deadline.
 func (l *memListener) accept() (*TCPConn, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -87,10 +126,24 @@ func (l *memListener) accept() (*TCPConn, error) {
 			l.queue = l.queue[1:]
 			return &TCPConn{mem: s}, nil
 		}
-		ch, dl := l.changed, l.dl
+		l.acceptReal()
+		ch, dl, in := l.changed, l.dl, l.accepted
 		l.mu.Unlock()
-		waitFor(ch, dl)
+		var got *accepted
+		if dl.IsZero() {
+			sim.Select(sim.OnRecv(ch, nil), sim.OnRecvGo(in, func(a accepted) { got = &a }))
+		} else {
+			t := sim.NewTimer(sim.Until(dl))
+			sim.Select(sim.OnRecv(ch, nil), sim.OnRecv(t.C, nil), sim.OnRecvGo(in, func(a accepted) { got = &a }))
+			t.Stop()
+		}
 		l.mu.Lock()
+		if got != nil {
+			if got.err != nil {
+				return nil, got.err
+			}
+			return &TCPConn{tcp: got.c}, nil
+		}
 	}
 }
 
@@ -107,12 +160,16 @@ func (l *memListener) close() error {
 	l.net.unbind(l, l.addr.Port)
 	queue := l.queue
 	l.queue = nil
+	if l.done != nil {
+		close(l.done)
+	}
+	err := l.tcp.Close()
 	l.wake()
 	l.mu.Unlock()
 	for _, s := range queue {
 		s.Close()
 	}
-	return nil
+	return err
 }
 
 // setDeadline sets the deadline of Accept.

@@ -5,27 +5,34 @@
 // weft's control: a goroutine that reads a connection blocks in the
 // network while the goroutine that would write the bytes, controlled,
 // waits for its turn (hashicorp/yamux's tests join two sessions by TCP
-// over 127.0.0.1). Under control, a listener on a loopback address (or on
-// all interfaces: an empty host, "0.0.0.0", "::") is a listener of the
-// execution's own in-memory network, and a dial of a port that such a
-// listener holds connects to it: accepts, reads, writes, closes and
-// deadline waits are weft events, deadlines run on the virtual clock, and
-// a write waits only when a megabyte the peer has not read is buffered,
-// as a socket's buffers fill. Ports are allocated in each execution from
-// 61000 up, above Linux's ephemeral range, the same in every replay.
+// over 127.0.0.1). Under control, a tcp listener on a loopback address
+// (or on all interfaces: an empty host, "0.0.0.0", "::") is also a
+// listener of the execution's in-memory network, on the real listener's
+// port, and a dial of that port connects to it in memory: accepts, reads,
+// writes, closes and deadline waits are weft events, deadlines run on the
+// virtual clock, and a write waits only when a megabyte the peer has not
+// read is buffered, as a socket's buffers fill. Errors are net's: a
+// *net.OpError wrapping net.ErrClosed, os.ErrDeadlineExceeded (a
+// timeout), syscall.EPIPE (a write after the peer's close), io.EOF to the
+// reader after the peer's close. The client's end of an in-memory
+// connection gets a port of its execution, from 61000 up (above Linux's
+// ephemeral range), the same in every replay; a listener's port is the
+// kernel's.
 //
-// Outside an execution (plain mode, or a recorded run), for other
-// networks than tcp, tcp4 and tcp6, for other hosts, and for a dial of a
-// port no in-memory listener of the execution holds (a server the
-// standard library started, an httptest.Server), these functions are
-// net's own.
+// Code weft does not rewrite (net/http's client, the standard library's
+// servers) dials the real listener: its connections are accepted beside
+// the in-memory ones, by a goroutine the listener starts at its first
+// Accept and ends at its close, and are net's own, outside weft's
+// control. Outside an execution (plain mode, or a recorded run), for
+// other networks than tcp, tcp4 and tcp6, for other hosts, and for a dial
+// of a port that no in-memory listener of the execution holds, these
+// functions are net's own.
 //
-// The in-memory listeners and connections are *TCPListener and *TCPConn,
-// not net's types: a type assertion to *net.TCPConn fails on them. weft
-// test therefore leaves the real network to a package that asserts or
-// switches on *net.TCPConn or *net.TCPListener, and to a call of
-// net.ListenTCP or net.DialTCP whose result is used other than by its
-// methods.
+// The in-memory connections are *TCPConn, not *net.TCPConn: a type
+// assertion to *net.TCPConn fails on them. weft test therefore leaves the
+// real network to a package that asserts or switches on *net.TCPConn or
+// *net.TCPListener, and to a call of net.ListenTCP or net.DialTCP whose
+// result is used other than by its methods.
 package simnet
 
 import (
@@ -37,9 +44,9 @@ import (
 	"github.com/weftdev/weft/sched"
 )
 
-// firstPort is the first port an execution's network allocates: above
-// Linux's ephemeral range (32768-60999), so that a real server a test
-// dials is seldom shadowed by an in-memory one.
+// firstPort is the first port an execution's network allocates to the
+// client's end of an in-memory connection: above Linux's ephemeral range
+// (32768-60999), where real connections seldom are.
 const firstPort = 61000
 
 // network is the in-memory network of one execution.
@@ -73,34 +80,21 @@ func networkOf(g *sched.G) *network {
 	return n
 }
 
-// port allocates a free port of the network.
+// port allocates a port for a client's end of a connection in memory.
 func (n *network) port() int {
-	for range 65536 - firstPort {
-		p := n.next
-		n.next++
-		if n.next > 65535 {
-			n.next = firstPort
-		}
-		if n.listeners[p] == nil {
-			return p
-		}
+	p := n.next
+	n.next++
+	if n.next > 65535 {
+		n.next = firstPort
 	}
-	return 0
+	return p
 }
 
-// bind registers l on port (0: a free one) and returns the port, or 0 if
-// it is in use.
-func (n *network) bind(l *memListener, port int) int {
+// bind registers l on port.
+func (n *network) bind(l *memListener, port int) {
 	nets.mu.Lock()
 	defer nets.mu.Unlock()
-	if port == 0 {
-		port = n.port()
-	}
-	if port == 0 || n.listeners[port] != nil {
-		return 0
-	}
 	n.listeners[port] = l
-	return port
 }
 
 // lookup returns the listener on port, if any.
@@ -172,39 +166,34 @@ func splitLocal(address string) (ip net.IP, port int, ok bool) {
 
 // Listen is net.Listen: under control, on a loopback address (or all
 // interfaces) and a tcp network, a listener of the execution's in-memory
-// network, a *TCPListener.
+// network (a *TCPListener) on the real listener's port.
 func Listen(network, address string) (net.Listener, error) {
 	g := controlled(network)
-	if g == nil {
+	if _, _, ok := splitLocal(address); g == nil || !ok {
 		return net.Listen(network, address)
 	}
-	ip, port, ok := splitLocal(address)
-	if !ok {
-		return net.Listen(network, address)
-	}
-	l, err := listen(g, network, ip, port)
+	l, err := net.Listen(network, address)
 	if err != nil {
 		return nil, err
 	}
-	return l, nil
+	tcp, ok := l.(*net.TCPListener)
+	if !ok {
+		return l, nil
+	}
+	return listen(g, network, tcp), nil
 }
 
 // ListenTCP is net.ListenTCP: under control, on a loopback address (or
 // all interfaces, a nil laddr included), a listener of the execution's
-// in-memory network; else net's, wrapped.
+// in-memory network on the real listener's port; else net's, wrapped.
 func ListenTCP(network string, laddr *net.TCPAddr) (*TCPListener, error) {
-	g := controlled(network)
-	if g != nil && (laddr == nil || laddr.Zone == "" && (laddr.IP == nil || laddr.IP.IsLoopback() || laddr.IP.IsUnspecified())) {
-		var ip net.IP
-		port := 0
-		if laddr != nil {
-			ip, port = laddr.IP, laddr.Port
-		}
-		return listen(g, network, ip, port)
-	}
 	l, err := net.ListenTCP(network, laddr)
 	if err != nil {
 		return nil, err
+	}
+	g := controlled(network)
+	if g != nil && (laddr == nil || laddr.IP == nil || laddr.IP.IsLoopback() || laddr.IP.IsUnspecified()) {
+		return listen(g, network, l), nil
 	}
 	return &TCPListener{tcp: l}, nil
 }

@@ -18,7 +18,8 @@ type TCPListener struct {
 	mem *memListener
 }
 
-// Accept waits for the next connection, as net.TCPListener's Accept.
+// Accept waits for the next connection, as net.TCPListener's Accept: an
+// in-memory one, a *TCPConn, or a real client's, a *net.TCPConn.
 func (l *TCPListener) Accept() (net.Conn, error) {
 	if l.mem == nil {
 		return l.tcp.Accept()
@@ -26,6 +27,9 @@ func (l *TCPListener) Accept() (net.Conn, error) {
 	c, err := l.mem.accept()
 	if err != nil {
 		return nil, err
+	}
+	if c.tcp != nil {
+		return c.tcp, nil // a real client's
 	}
 	return c, nil
 }
