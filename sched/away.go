@@ -101,11 +101,18 @@ type backs struct {
 }
 
 // inNetwork reports whether the goroutine waits in the network: the
-// innermost frame below the runtime's is one of package net (or its
-// subpackages, net/http), internal/poll or crypto/tls.
+// innermost frame below the runtime's and sync's is one of package net (or
+// its subpackages, net/http), internal/poll or crypto/tls. A lock of sync
+// that one of those waits for is the network's: crypto/tls's Conn holds
+// Go's mutexes across its handshake, which reads and writes the
+// connection below it, under control weft's in-memory one (package
+// sim/simnet), whose waits are events: the goroutine that waits for the
+// handshake in its own Read or Write waits for another goroutine of the
+// execution, which could not run while it held the baton.
 func (s goroutineStack) inNetwork() bool {
 	for _, f := range s.frames {
-		if strings.HasPrefix(f.fn, "runtime.") || strings.HasPrefix(f.fn, "internal/runtime/") {
+		if strings.HasPrefix(f.fn, "runtime.") || strings.HasPrefix(f.fn, "internal/runtime/") ||
+			strings.HasPrefix(f.fn, "sync.") || strings.HasPrefix(f.fn, "internal/sync.") {
 			continue
 		}
 		return strings.HasPrefix(f.fn, "net.") || strings.HasPrefix(f.fn, "net/") ||
