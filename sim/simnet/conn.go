@@ -4,9 +4,11 @@ import (
 	"io"
 	"net"
 	"os"
+	"sync"
 	"syscall"
 	"time"
 
+	"github.com/weftdev/weft/sched"
 	"github.com/weftdev/weft/sim"
 )
 
@@ -15,15 +17,55 @@ import (
 const bufferSize = 1 << 20
 
 // pair is the state both ends of an in-memory connection share, guarded
-// by mu (weft's: a wait for it is an event).
+// by mu: Go's, held for moments, never across an event, so that the
+// standard library's code that calls a connection under its own locks
+// (crypto/tls, net/http) meets no scheduling point in mu.
 type pair struct {
-	mu sim.Mutex
-	// changed is closed, and replaced, at every change of the state: the
-	// operations that wait (for bytes, room, a close or a new deadline)
+	mu sync.Mutex
+	// changed is closed, and replaced, at a change of the state while
+	// operations wait (for bytes, room, a close or a new deadline): they
 	// wait for it, or for their deadline's timer.
 	changed *sim.Chan[struct{}]
+	signal
 	streams [2]stream // streams[i]: the bytes end i writes, end 1-i reads
 	ends    [2]endState
+}
+
+// signal wakes the waiting operations of a connection or a listener: a
+// change made under the lock replaces the channel they wait for, and the
+// old one is closed once the lock is released (a close is an event).
+type signal struct {
+	waiting int                 // operations waiting, or about to
+	closing *sim.Chan[struct{}] // to close at the unlock
+}
+
+// wake tells the waiting operations, if any, that the state changed.
+// Called with the lock held.
+func (s *signal) wake(changed **sim.Chan[struct{}]) {
+	if s.waiting == 0 || s.closing != nil {
+		return
+	}
+	s.closing = *changed
+	*changed = sim.NewChan[struct{}](0)
+}
+
+// unlock releases mu, then wakes the waiting operations.
+func (s *signal) unlock(mu *sync.Mutex) {
+	ch := s.closing
+	s.closing = nil
+	mu.Unlock()
+	if ch != nil {
+		ch.Close()
+	}
+}
+
+// now is the virtual time, read without an event (an event is a
+// scheduling point, which must not be taken holding a lock of Go's).
+func now() time.Time {
+	if g := sched.Current(); g != nil {
+		return g.Now()
+	}
+	return time.Now()
 }
 
 // stream is one direction of a connection.
@@ -55,20 +97,17 @@ func newPair(network string, a, b *net.TCPAddr) (*memConn, *memConn) {
 		&memConn{p: p, i: 1, network: network, local: b, remote: a}
 }
 
-// wake tells the waiting operations that the state changed. Called with
-// mu held.
-func (p *pair) wake() {
-	old := p.changed
-	p.changed = sim.NewChan[struct{}](0)
-	old.Close()
-}
+func (p *pair) wake()   { p.signal.wake(&p.changed) }
+func (p *pair) unlock() { p.signal.unlock(&p.mu) }
 
 // wait waits, with mu held, for a change of the state or deadline dl.
 func (p *pair) wait(dl time.Time) {
 	ch := p.changed
-	p.mu.Unlock()
+	p.waiting++
+	p.unlock()
 	waitFor(ch, dl)
 	p.mu.Lock()
+	p.waiting--
 }
 
 // waitFor waits for ch to be closed, or for deadline dl (zero: none) on
@@ -84,7 +123,7 @@ func waitFor(ch *sim.Chan[struct{}], dl time.Time) {
 }
 
 // expired reports whether deadline dl has passed on weft's clock.
-func expired(dl time.Time) bool { return !dl.IsZero() && !sim.Now().Before(dl) }
+func expired(dl time.Time) bool { return !dl.IsZero() && !now().Before(dl) }
 
 // opError returns an error of op on c as net's: "read tcp a->b: ...".
 func (c *memConn) opError(op string, err error) error {
@@ -97,7 +136,7 @@ func (c *memConn) opError(op string, err error) error {
 func (c *memConn) Read(b []byte) (int, error) {
 	p := c.p
 	p.mu.Lock()
-	defer p.mu.Unlock()
+	defer p.unlock()
 	for {
 		st, in := &p.ends[c.i], &p.streams[1-c.i]
 		switch {
@@ -130,7 +169,7 @@ func (c *memConn) Read(b []byte) (int, error) {
 func (c *memConn) Write(b []byte) (int, error) {
 	p := c.p
 	p.mu.Lock()
-	defer p.mu.Unlock()
+	defer p.unlock()
 	n := 0
 	for {
 		st, out := &p.ends[c.i], &p.streams[c.i]
@@ -160,7 +199,7 @@ func (c *memConn) Write(b []byte) (int, error) {
 func (c *memConn) Close() error {
 	p := c.p
 	p.mu.Lock()
-	defer p.mu.Unlock()
+	defer p.unlock()
 	if p.ends[c.i].closed {
 		return c.opError("close", net.ErrClosed)
 	}
@@ -176,7 +215,7 @@ func (c *memConn) Close() error {
 func (c *memConn) shut(write bool) error {
 	p := c.p
 	p.mu.Lock()
-	defer p.mu.Unlock()
+	defer p.unlock()
 	op := "close"
 	if p.ends[c.i].closed {
 		return c.opError(op, net.ErrClosed)
@@ -195,7 +234,7 @@ func (c *memConn) shut(write bool) error {
 func (c *memConn) setDeadline(t time.Time, read, write bool) error {
 	p := c.p
 	p.mu.Lock()
-	defer p.mu.Unlock()
+	defer p.unlock()
 	st := &p.ends[c.i]
 	if st.closed {
 		return c.opError("set", net.ErrClosed)

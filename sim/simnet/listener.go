@@ -3,6 +3,7 @@ package simnet
 import (
 	"net"
 	"os"
+	"sync"
 	"syscall"
 	"time"
 
@@ -16,8 +17,9 @@ import (
 // standard library) through the real one, whose connections a goroutine
 // of the listener's own accepts (from the first Accept on) and hands over.
 type memListener struct {
-	mu      sim.Mutex
+	mu      sync.Mutex // Go's, as pair's
 	changed *sim.Chan[struct{}]
+	signal
 	net     *network
 	network string
 	addr    *net.TCPAddr
@@ -81,13 +83,8 @@ func isTemporary(err error) bool {
 	return ok && ne.Temporary()
 }
 
-// wake tells the waiting Accepts that the state changed. Called with mu
-// held.
-func (l *memListener) wake() {
-	old := l.changed
-	l.changed = sim.NewChan[struct{}](0)
-	old.Close()
-}
+func (l *memListener) wake()   { l.signal.wake(&l.changed) }
+func (l *memListener) unlock() { l.signal.unlock(&l.mu) }
 
 func (l *memListener) opError(op string, err error) error {
 	return &net.OpError{Op: op, Net: l.network, Addr: l.addr, Err: err}
@@ -98,7 +95,7 @@ func (l *memListener) opError(op string, err error) error {
 // the listener closed.
 func (l *memListener) connect(network string, client, server *net.TCPAddr) (*TCPConn, error) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
+	defer l.unlock()
 	if l.closed {
 		return nil, &net.OpError{Op: "dial", Net: network, Addr: server,
 			Err: &os.SyscallError{Syscall: "connect", Err: syscall.ECONNREFUSED}}
@@ -113,7 +110,7 @@ func (l *memListener) connect(network string, client, server *net.TCPAddr) (*TCP
 // close or its deadline.
 func (l *memListener) accept() (*TCPConn, error) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
+	defer l.unlock()
 	for {
 		switch {
 		case l.closed:
@@ -128,7 +125,8 @@ func (l *memListener) accept() (*TCPConn, error) {
 		}
 		l.acceptReal()
 		ch, dl, in := l.changed, l.dl, l.accepted
-		l.mu.Unlock()
+		l.waiting++
+		l.unlock()
 		var got *accepted
 		if dl.IsZero() {
 			sim.Select(sim.OnRecv(ch, nil), sim.OnRecvGo(in, func(a accepted) { got = &a }))
@@ -138,6 +136,7 @@ func (l *memListener) accept() (*TCPConn, error) {
 			t.Stop()
 		}
 		l.mu.Lock()
+		l.waiting--
 		if got != nil {
 			if got.err != nil {
 				return nil, got.err
@@ -153,7 +152,7 @@ func (l *memListener) accept() (*TCPConn, error) {
 func (l *memListener) close() error {
 	l.mu.Lock()
 	if l.closed {
-		l.mu.Unlock()
+		l.unlock()
 		return l.opError("close", net.ErrClosed)
 	}
 	l.closed = true
@@ -165,7 +164,7 @@ func (l *memListener) close() error {
 	}
 	err := l.tcp.Close()
 	l.wake()
-	l.mu.Unlock()
+	l.unlock()
 	for _, s := range queue {
 		s.Close()
 	}
@@ -175,7 +174,7 @@ func (l *memListener) close() error {
 // setDeadline sets the deadline of Accept.
 func (l *memListener) setDeadline(t time.Time) error {
 	l.mu.Lock()
-	defer l.mu.Unlock()
+	defer l.unlock()
 	if l.closed {
 		return l.opError("set", net.ErrClosed)
 	}
