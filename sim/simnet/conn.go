@@ -100,14 +100,19 @@ func newPair(network string, a, b *net.TCPAddr) (*memConn, *memConn) {
 func (p *pair) wake()   { p.signal.wake(&p.changed) }
 func (p *pair) unlock() { p.signal.unlock(&p.mu) }
 
-// wait waits, with mu held, for a change of the state or deadline dl.
+// wait waits, with mu held, for a change of the state or deadline dl. It
+// takes mu again on its way out, also when the goroutine exits there (an
+// execution that ends makes its goroutines exit at their next event),
+// for the caller's deferred unlock.
 func (p *pair) wait(dl time.Time) {
 	ch := p.changed
 	p.waiting++
 	p.unlock()
+	defer func() {
+		p.mu.Lock()
+		p.waiting--
+	}()
 	waitFor(ch, dl)
-	p.mu.Lock()
-	p.waiting--
 }
 
 // waitFor waits for ch to be closed, or for deadline dl (zero: none) on

@@ -106,6 +106,28 @@ func (l *memListener) connect(network string, client, server *net.TCPAddr) (*TCP
 	return &TCPConn{mem: c}, nil
 }
 
+// wait waits, with mu held, for a change of the state, the deadline or
+// a real connection, which it returns. It takes mu again on its way out,
+// as pair's wait does.
+func (l *memListener) wait() (got *accepted) {
+	ch, dl, in := l.changed, l.dl, l.accepted
+	l.waiting++
+	l.unlock()
+	defer func() {
+		l.mu.Lock()
+		l.waiting--
+	}()
+	recv := sim.OnRecvGo(in, func(a accepted) { got = &a })
+	if dl.IsZero() {
+		sim.Select(sim.OnRecv(ch, nil), recv)
+		return got
+	}
+	t := sim.NewTimer(sim.Until(dl))
+	sim.Select(sim.OnRecv(ch, nil), sim.OnRecv(t.C, nil), recv)
+	t.Stop()
+	return got
+}
+
 // accept waits for a connection, in memory or real, the listener's
 // close or its deadline.
 func (l *memListener) accept() (*TCPConn, error) {
@@ -124,19 +146,7 @@ func (l *memListener) accept() (*TCPConn, error) {
 			return &TCPConn{mem: s}, nil
 		}
 		l.acceptReal()
-		ch, dl, in := l.changed, l.dl, l.accepted
-		l.waiting++
-		l.unlock()
-		var got *accepted
-		if dl.IsZero() {
-			sim.Select(sim.OnRecv(ch, nil), sim.OnRecvGo(in, func(a accepted) { got = &a }))
-		} else {
-			t := sim.NewTimer(sim.Until(dl))
-			sim.Select(sim.OnRecv(ch, nil), sim.OnRecv(t.C, nil), sim.OnRecvGo(in, func(a accepted) { got = &a }))
-			t.Stop()
-		}
-		l.mu.Lock()
-		l.waiting--
+		got := l.wait()
 		if got != nil {
 			if got.err != nil {
 				return nil, got.err

@@ -11,7 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/weftdev/weft/explore"
 	"github.com/weftdev/weft/internal/simtest"
+	"github.com/weftdev/weft/sched"
 	"github.com/weftdev/weft/sim"
 	"github.com/weftdev/weft/sim/simnet"
 )
@@ -219,5 +221,29 @@ func TestPlain(t *testing.T) {
 	}
 	if b, err := io.ReadAll(conn); string(b) != "hi" || err != nil {
 		t.Fatalf("read %q, %v", b, err)
+	}
+}
+
+// TestExitWhileWaiting: an execution that ends while a goroutine waits in
+// a Read, an Accept or a Write makes it exit there (runtime.Goexit at its
+// event); the connection's lock, Go's, released for the wait, is taken
+// again on the way out for the deferred unlock, which was a fatal "unlock
+// of unlocked mutex" (hashicorp/yamux's TestSendData_VeryLarge crashed
+// its test binary).
+func TestExitWhileWaiting(t *testing.T) {
+	for seed := range uint64(4) {
+		r := sched.Run(func() {
+			l, _ := simnet.Listen("tcp", "127.0.0.1:0")
+			conn, _ := simnet.Dial("tcp", l.Addr().String())
+			server, _ := l.Accept()
+			sim.Go(func() { server.Read(make([]byte, 1)) })
+			sim.Go(func() { l.Accept() })
+			sim.Go(func() { conn.Write(make([]byte, 2<<20)) })
+			sim.Go(func() { panic("the end") })
+			sim.Sleep(time.Hour)
+		}, explore.RandomWalk(seed), simtest.Options())
+		if r.Failure == nil || r.Failure.Kind != sched.Panic {
+			t.Fatalf("seed %d: %v, want the panic", seed, r.Failure.Summary())
+		}
 	}
 }
