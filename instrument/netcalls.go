@@ -3,6 +3,7 @@ package instrument
 import (
 	"go/ast"
 	"go/types"
+	"strings"
 )
 
 // net.Listen, net.Dial, net.DialTimeout, net.ListenTCP and net.DialTCP
@@ -182,4 +183,48 @@ func (r *rewriter) netConnCall(call *ast.CallExpr) bool {
 		}
 	}
 	return false
+}
+
+// dialerOps maps the methods of net.Dialer that dial to simnet's
+// functions that take the dialer first.
+var dialerOps = map[string]string{"Dial": "DialerDial", "DialContext": "DialerDialContext"}
+
+// dialerOp rewrites a call of (*net.Dialer).Dial or DialContext, d.Dial(n,
+// a), to simnet's, weftnet.DialerDial(d, n, a), which dials the
+// execution's in-memory listeners as weftnet.Dial does. It reports whether
+// n was one.
+func (r *rewriter) dialerOp(n *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr)
+	if !ok || dialerOps[sel.Sel.Name] == "" {
+		return false
+	}
+	s, ok := r.info.Selections[sel]
+	if !ok || s.Kind() != types.MethodVal {
+		return false
+	}
+	fn, ok := s.Obj().(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "net" || typeName(fn.Type().(*types.Signature).Recv().Type()) != "net.Dialer" {
+		return false
+	}
+	what := "net.Dialer." + sel.Sel.Name
+	if why := r.skipped(n); why != "" {
+		r.skip(n, what, why)
+		return true
+	}
+	if why := r.pr.netWhy(sel, n, sel.Sel.Name); why != "" {
+		r.skip(n, what, why)
+		return true
+	}
+	x := r.text(sel.X)
+	if _, ptr := r.info.TypeOf(sel.X).Underlying().(*types.Pointer); !ptr {
+		x = "&" + x
+	}
+	args := []string{x}
+	for _, a := range n.Args {
+		args = append(args, r.text(a))
+	}
+	r.site(n, nil, what)
+	r.used[netName] = true
+	r.replace(n, netName+"."+dialerOps[sel.Sel.Name]+"("+strings.Join(args, ", ")+")")
+	return true
 }

@@ -121,7 +121,7 @@ func (r *rewriter) operand(e ast.Expr) string {
 func (r *rewriter) call(n *ast.CallExpr) {
 	r.contextBoundary(n)
 	r.testingBoundary(n)
-	if r.reflectChanOp(n) {
+	if r.reflectChanOp(n) || r.dialerOp(n) {
 		return
 	}
 	if tv, ok := r.info.Types[n.Fun]; ok && tv.IsType() {

@@ -36,6 +36,7 @@
 package simnet
 
 import (
+	"context"
 	"net"
 	"strconv"
 	"sync"
@@ -262,4 +263,24 @@ func dialMem(network, address string) (c *TCPConn, ok bool, err error) {
 	}
 	c, err = l.connect(network, client, server)
 	return c, true, err
+}
+
+// DialerDial is d.Dial, as Dial: an in-memory connection is made at
+// once, the dialer's settings unused.
+func DialerDial(d *net.Dialer, network, address string) (net.Conn, error) {
+	if c, ok, err := dialMem(network, address); ok {
+		return c, err
+	}
+	return d.Dial(network, address)
+}
+
+// DialerDialContext is d.DialContext, as Dial: an in-memory connection is
+// made at once unless ctx is done.
+func DialerDialContext(d *net.Dialer, ctx context.Context, network, address string) (net.Conn, error) {
+	if ctx.Err() == nil {
+		if c, ok, err := dialMem(network, address); ok {
+			return c, err
+		}
+	}
+	return d.DialContext(ctx, network, address)
 }

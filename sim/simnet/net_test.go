@@ -2,6 +2,7 @@ package simnet_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"net"
@@ -246,4 +247,24 @@ func TestExitWhileWaiting(t *testing.T) {
 			t.Fatalf("seed %d: %v, want the panic", seed, r.Failure.Summary())
 		}
 	}
+}
+
+// TestDialer: net.Dialer's Dial and DialContext connect in memory as Dial
+// does; a done context fails the dial.
+func TestDialer(t *testing.T) {
+	exploreAll(t, func(c *checker) {
+		l, _ := simnet.Listen("tcp", "127.0.0.1:0")
+		defer l.Close()
+		var d net.Dialer
+		conn, err := simnet.DialerDial(&d, "tcp", l.Addr().String())
+		_, inMemory := conn.(*simnet.TCPConn)
+		c.Equal("Dial in memory", inMemory && err == nil, true)
+		conn, err = simnet.DialerDialContext(&d, context.Background(), "tcp", l.Addr().String())
+		_, inMemory = conn.(*simnet.TCPConn)
+		c.Equal("DialContext in memory", inMemory && err == nil, true)
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		_, err = simnet.DialerDialContext(&d, ctx, "tcp", l.Addr().String())
+		c.Equal("DialContext of a done context is canceled", errors.Is(err, context.Canceled), true)
+	})
 }

@@ -1,11 +1,13 @@
 // Package loopnet joins goroutines of one test by TCP on the loopback, as
 // hashicorp/yamux's tests join two sessions: under control, a read blocked
 // in the network while the goroutine that would write waited for its
-// turn. net.Listen, net.Dial, net.DialTimeout, and net.ListenTCP whose
-// listener is used by its methods alone, become weftnet's.
+// turn. net.Listen, net.Dial, net.DialTimeout, net.Dialer's Dial and
+// DialContext, and net.ListenTCP whose listener is used by its methods
+// alone, become weftnet's.
 package loopnet
 
 import (
+	"context"
 	"io"
 	"net"
 	"time"
@@ -52,4 +54,10 @@ func KeepAlive(raddr *net.TCPAddr) (*net.TCPConn, error) {
 		return nil, err
 	}
 	return c, c.SetKeepAlive(true)
+}
+
+// DialContext dials addr with a dialer of its own.
+func DialContext(ctx context.Context, addr string) (net.Conn, error) {
+	var d net.Dialer
+	return d.DialContext(ctx, "tcp", addr)
 }

@@ -1,6 +1,7 @@
 package loopnet
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net"
@@ -46,5 +47,24 @@ func TestPairDeadline(t *testing.T) {
 	a.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
 	if _, err := a.Read(make([]byte, 1)); !errors.Is(err, os.ErrDeadlineExceeded) {
 		t.Fatalf("read past the deadline: %v", err)
+	}
+}
+
+func TestDialer(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go Serve(l)
+	c, err := DialContext(context.Background(), l.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.Write([]byte("hi"))
+	got := make([]byte, 2)
+	if _, err := io.ReadFull(c, got); err != nil || string(got) != "hi" {
+		t.Fatalf("read %q, %v", got, err)
 	}
 }
