@@ -72,7 +72,8 @@ func now() time.Time {
 type stream struct {
 	buf     []byte
 	wclosed bool // the writer closed or shut it: EOF once buf is read
-	rclosed bool // the reader closed: writes fail
+	rclosed bool // the reader closed: writes fail, but the first
+	reset   bool // a write after the reader's close was taken: the peer reset
 	rshut   bool // the reader shut it (CloseRead): its reads see EOF
 }
 
@@ -169,8 +170,9 @@ func (c *memConn) Read(b []byte) (int, error) {
 }
 
 // Write writes as a TCP connection's Write: it returns once b is
-// buffered, waiting for the peer's reads while a megabyte is; it fails
-// once the peer closed ("broken pipe") or at the write deadline.
+// buffered, waiting for the peer's reads while a megabyte is; after the
+// peer's close, the first write is taken (and lost) and the next ones
+// fail ("broken pipe"); a write fails at the write deadline.
 func (c *memConn) Write(b []byte) (int, error) {
 	p := c.p
 	p.mu.Lock()
@@ -181,8 +183,14 @@ func (c *memConn) Write(b []byte) (int, error) {
 		switch {
 		case st.closed:
 			return n, c.opError("write", net.ErrClosed)
-		case out.wclosed || out.rclosed:
+		case out.wclosed || out.reset:
 			return n, c.opError("write", &os.SyscallError{Syscall: "write", Err: syscall.EPIPE})
+		case out.rclosed:
+			// As TCP's: the kernel takes the first write after the
+			// peer's close, which answers it with a reset; the next
+			// fails.
+			out.reset = true
+			return n + len(b), nil
 		case expired(st.wdl):
 			return n, c.opError("write", os.ErrDeadlineExceeded)
 		case len(b) == 0:
