@@ -35,6 +35,7 @@ var replacements = map[string]map[string][2]string{
 		"Uint32", simName, "RandUint32", "Uint64", simName, "RandUint64"),
 	"reflect":               with(map[string][2]string{}, "Select", simName, "ReflectSelect"),
 	"io":                    names(simName, "Pipe", "PipeReader", "PipeWriter"),
+	"net":                   names(netName, "Listen", "ListenTCP", "Dial", "DialTimeout", "DialTCP"),
 	"syscall":               {"Flock": {simName, "Flock"}},
 	"golang.org/x/sys/unix": {"Flock": {simName, "Flock"}},
 	"runtime": with(names(simName, "NumGoroutine", "Stack", "SetFinalizer", "AddCleanup"),

@@ -105,7 +105,13 @@ type backs struct {
 // net (or its subpackages: net/http, and httptest's Server.Close, which
 // waits on a sync.WaitGroup for its handlers, on goroutines that left the
 // execution and may wait for it to perform their visits), internal/poll
-// or crypto/tls.
+// or crypto/tls. A lock of sync that one of those waits for is the
+// network's: crypto/tls's Conn holds Go's mutexes across its handshake,
+// which reads and writes the connection below it, under control weft's
+// in-memory one (package sim/simnet), whose waits are events: the
+// goroutine that waits for the handshake in its own Read or Write waits
+// for another goroutine of the execution, which could not run while it
+// held the baton.
 func (s goroutineStack) inNetwork() bool {
 	for _, f := range s.frames {
 		if strings.HasPrefix(f.fn, "runtime.") || strings.HasPrefix(f.fn, "internal/runtime/") ||

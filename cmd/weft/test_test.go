@@ -40,6 +40,7 @@ var plainBugs = map[string]string{
 	"timing":     "error",
 	"tune":       "timeout",
 	"maporder":   "error",
+	"loopnet":    "error",
 }
 
 // TestWeftTest explores packages written with plain Go through weft test:
