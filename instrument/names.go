@@ -37,7 +37,7 @@ var replacements = map[string]map[string][2]string{
 	"io":                    names(simName, "Pipe", "PipeReader", "PipeWriter"),
 	"syscall":               {"Flock": {simName, "Flock"}},
 	"golang.org/x/sys/unix": {"Flock": {simName, "Flock"}},
-	"runtime": with(names(simName, "NumGoroutine", "Stack", "SetFinalizer", "AddCleanup"),
+	"runtime": with(names(simName, "NumGoroutine", "Stack", "SetFinalizer", "AddCleanup", "Callers", "Caller"),
 		"Gosched", simName, "Yield"),
 }
 

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/weftdev/weft/corpus"
+	"github.com/weftdev/weft/internal/frames"
 	"github.com/weftdev/weft/internal/race"
 	jsonreport "github.com/weftdev/weft/report"
 	"github.com/weftdev/weft/sched"
@@ -36,6 +37,7 @@ import (
 // and after minimization, the saved path, and the command that replays it.
 func Check(t *testing.T, body func(*T), opts ...Option) {
 	t.Helper()
+	frames.NoteTestRunner()
 	cfg, err := newConfig(t.Name(), opts, true)
 	if err != nil {
 		t.Fatal(err)
