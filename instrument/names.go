@@ -37,7 +37,8 @@ var replacements = map[string]map[string][2]string{
 	"io":                    names(simName, "Pipe", "PipeReader", "PipeWriter"),
 	"syscall":               {"Flock": {simName, "Flock"}},
 	"golang.org/x/sys/unix": {"Flock": {simName, "Flock"}},
-	"runtime": with(names(simName, "NumGoroutine", "Stack", "SetFinalizer", "AddCleanup", "Callers", "Caller"),
+	"runtime": with(names(simName, "NumGoroutine", "Stack", "SetFinalizer", "AddCleanup", "Callers", "Caller",
+		"CallersFrames", "Frames"),
 		"Gosched", simName, "Yield"),
 }
 

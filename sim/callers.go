@@ -93,3 +93,29 @@ func asGo(pcs []uintptr, runner uintptr) []uintptr {
 	}
 	return out
 }
+
+// Frames is runtime.Frames, which weft test gives for runtime's: the
+// functions of its frames are named as go test names them, a test's body
+// (the closure TestX.func1 that weft test runs) as the test function TestX
+// (go.uber.org/zap's TestStacktraceWithCallerSkip looks for the test
+// function in a stack trace with ".", a closure's, after it).
+type Frames struct {
+	frames *runtime.Frames
+}
+
+// CallersFrames is runtime.CallersFrames, with its frames' functions named
+// as go test names them (see Frames).
+func CallersFrames(callers []uintptr) *Frames {
+	return &Frames{frames: runtime.CallersFrames(callers)}
+}
+
+// Next is runtime.Frames' Next, the frame's function named as go test
+// names it.
+func (f *Frames) Next() (frame runtime.Frame, more bool) {
+	if f == nil || f.frames == nil {
+		return runtime.Frame{}, false
+	}
+	frame, more = f.frames.Next()
+	frame.Function = frames.Rename(frame.Function)
+	return frame, more
+}
