@@ -200,6 +200,10 @@ func exploreTest(t *testing.T, body func(*T), cfg *config) {
 	}
 	if len(fs.notes) == 0 {
 		logOutcome(t, cfg, x, elapsed, fs.failures.Load())
+	} else if fs.failures.Load() == 0 && !x.stopped {
+		// The failures were refuted (the test passes, as go test's
+		// fresh process): its first execution shows, subtests included.
+		show(t, x.first, false)
 	}
 	if !cfg.explore {
 		return
