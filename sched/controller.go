@@ -132,9 +132,6 @@ type Result struct {
 	Failure *Failure
 	// More are the failures after the first (further Errorf calls, say).
 	More []*Failure
-	// Schedule lists the choices of the execution that differ from the
-	// default policy. Replaying it reproduces the execution.
-	Schedule Schedule
 	// Steps counts the events.
 	Steps int
 	// Overran reports that the execution spent its budget of explored
@@ -164,6 +161,16 @@ type Result struct {
 	Digests map[string]Digest
 
 	c *Controller // the controller it lives in, if Release may reuse it
+
+	// The choices of the execution that differ from the default policy,
+	// as Schedule returns them: built on the first call (built) from the
+	// record of the controller they are from, for a long execution's
+	// Schedule takes 112 bytes a choice, and most executions' are never
+	// read (an exploration's passing ones). from is nil once nothing is
+	// left to build.
+	schedule Schedule
+	from     *Controller
+	built    bool // under from.schedMu
 }
 
 // A Digest chains the values a goroutine read, in order: two runs whose
@@ -370,6 +377,7 @@ type Controller struct {
 	// of four for a small execution. Last, away from the fields every
 	// event reads.
 	res      Result
+	schedMu  sync.Mutex // held by Result.Schedule as it builds res.schedule
 	schedBuf [2]Choice
 	slabBuf  [4]G
 }
@@ -624,6 +632,10 @@ func (c *Controller) finish(blocked *Result) *Result {
 	r := c.result()
 	if !race.Enabled && !c.escapedSome {
 		r.c = c // no goroutine of the execution is left: it may be reused
+	} else {
+		// A goroutine of the execution may still use the controller (see
+		// Result.c): the schedule is built while it is the execution's.
+		r.Schedule()
 	}
 	return r
 }
@@ -1697,7 +1709,6 @@ func (c *Controller) result() *Result {
 	*r = Result{
 		Failure:     c.failure,
 		More:        c.more,
-		Schedule:    c.schedule(),
 		Steps:       c.steps,
 		Overran:     c.overran,
 		Decisions:   c.decisions,
@@ -1769,7 +1780,9 @@ func (c *Controller) result() *Result {
 			r.Trace[i] = Event{G: p.g.id, N: p.n, Ops: p.ops, Op: p.op.String(), Obj: p.obj, Site: p.site,
 				At: time.Duration(p.at), Stack: p.stack}
 		}
-		r.Schedule.annotate(r.Trace)
+	}
+	if c.choices.len() > 0 {
+		r.from = c // see Schedule; finish or abandon may build it now
 	}
 	return r
 }

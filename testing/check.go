@@ -148,6 +148,12 @@ func selectsEntry(files []corpus.File) bool {
 // signature of its failure, "" if it passed.
 func followEntry(t *testing.T, body func(*T), cfg *config, f corpus.File) string {
 	t.Helper()
+	if n := f.Entry.Parallel; n > 0 {
+		// The limit the schedule ran under, whatever -parallel says.
+		c := *cfg
+		c.sel.parallel = n
+		cfg = &c
+	}
 	r, drift, last := follow(body, f.Entry.Schedule, cfg)
 	if err := writeTimelineJSON(r, f); err != nil {
 		t.Error(err)
@@ -346,7 +352,7 @@ func (fs *findings) refutedUnreplayed(f *Finding) bool {
 		return false
 	}
 	e := &corpus.Entry{Test: fs.cfg.name, Found: foundOf(f.Found), Failure: f.Failure.Summary(),
-		Signature: f.Failure.Signature(), Hash: f.Found.Result.Hash, Schedule: f.Found.Result.Schedule}
+		Signature: f.Failure.Signature(), Hash: f.Found.Result.Hash, Schedule: f.Found.Result.Schedule()}
 	path, err := corpus.Write(fs.cfg.dir, e)
 	if err != nil {
 		return false

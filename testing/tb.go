@@ -227,9 +227,10 @@ func (s selection) selected(name string) bool {
 	return true
 }
 
-// flagSelection is the selection of go test's own -run and -skip flags.
+// flagSelection is the selection of go test's own -run, -skip and
+// -parallel flags.
 func flagSelection(container string) selection {
-	s := selection{container: container}
+	s := selection{container: container, parallel: parallelLimit()}
 	if f := flag.Lookup("test.run"); f != nil {
 		s.run = f.Value.String()
 	}
