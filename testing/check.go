@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/weftdev/weft/corpus"
+	"github.com/weftdev/weft/internal/frames"
 	"github.com/weftdev/weft/internal/race"
 	jsonreport "github.com/weftdev/weft/report"
 	"github.com/weftdev/weft/sched"
@@ -36,6 +37,7 @@ import (
 // and after minimization, the saved path, and the command that replays it.
 func Check(t *testing.T, body func(*T), opts ...Option) {
 	t.Helper()
+	frames.NoteTestRunner()
 	cfg, err := newConfig(t.Name(), opts, true)
 	if err != nil {
 		t.Fatal(err)
@@ -204,6 +206,10 @@ func exploreTest(t *testing.T, body func(*T), cfg *config) {
 	}
 	if len(fs.notes) == 0 {
 		logOutcome(t, cfg, x, elapsed, fs.failures.Load())
+	} else if fs.failures.Load() == 0 && !x.stopped {
+		// The failures were refuted (the test passes, as go test's
+		// fresh process): its first execution shows, subtests included.
+		show(t, x.first, false)
 	}
 	if !cfg.explore {
 		return

@@ -138,6 +138,12 @@ func TestGoTest(t *testing.T) {
 		if !ok || !strings.Contains(out, "weft: execution 2 failed") || !strings.Contains(out, "passes when a fresh process follows its schedule") {
 			t.Fatalf("go test:\n%s", out)
 		}
+		// The same in a subtest: the test shows it, as go test does.
+		ok, out = goTest(t, dir, "./rerun", "-v", "-run", "TestSubtestClosesPool")
+		if !ok || !strings.Contains(out, "passes when a fresh process follows its schedule") ||
+			!strings.Contains(out, "--- PASS: TestSubtestClosesPool/explore/sub") {
+			t.Fatalf("go test:\n%s", out)
+		}
 		// A fresh process that fails otherwise: the report says with what.
 		ok, out = goTest(t, dir, "./rerun", "-run", "TestFirstRunLeaks")
 		if ok || !strings.Contains(out, "the pool is closed") || !strings.Contains(out, "this schedule fails otherwise: leak") {

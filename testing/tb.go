@@ -4,11 +4,14 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"reflect"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
 
+	"github.com/weftdev/weft/internal/frames"
 	"github.com/weftdev/weft/sim/simctx"
 )
 
@@ -36,6 +39,9 @@ type TB struct {
 // Tests instrumented by weft test call it.
 func Test(t *testing.T, body func(*TB), opts ...Option) {
 	t.Helper()
+	if f := runtime.FuncForPC(reflect.ValueOf(body).Pointer()); f != nil {
+		frames.NoteBody(f.Name()) // runtime.CallersFrames names it as the test
+	}
 	var skipped atomic.Pointer[string]
 	opts = append([]Option{func(c *config) { c.command, c.inline = "weft test", true }}, opts...)
 	Check(t, func(wt *T) {

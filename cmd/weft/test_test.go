@@ -189,3 +189,18 @@ func checkMapOrder(t *testing.T, dir string, run func(args ...string) (int, stri
 		}
 	}
 }
+
+// TestTestEnvKeepsTheUserGoEnv checks that weft test's go test gets the
+// workspace's GOWORK, and the user's GOWORK and GOFLAGS for the test's
+// process to take back (weft's testing package, restoreGoEnv).
+func TestTestEnvKeepsTheUserGoEnv(t *testing.T) {
+	env := testEnv([]string{"HOME=/h", "GOWORK=off", "GOFLAGS=-mod=mod -tags=a"}, "/c/run.work")
+	want := map[string]bool{"GOWORK=/c/run.work": true, "WEFT_USER_GOWORK=off": true,
+		"WEFT_USER_GOFLAGS=-mod=mod -tags=a": true, "WEFT_COMMAND=weft test": true}
+	for _, kv := range env {
+		delete(want, kv)
+	}
+	if len(want) > 0 {
+		t.Errorf("testEnv = %q, missing %v", env, want)
+	}
+}
