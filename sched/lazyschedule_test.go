@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/weftdev/weft/explore"
+	"github.com/weftdev/weft/internal/race"
 	"github.com/weftdev/weft/sched"
 	"github.com/weftdev/weft/sim"
 )
@@ -46,7 +47,9 @@ func TestResultScheduleCompact(t *testing.T) {
 	if n < events/10 {
 		t.Fatalf("%d choices in %d events: want a choice at about every other event", n, events)
 	}
-	if per := float64(after.TotalAlloc-before.TotalAlloc) / float64(n); per > 80 {
+	// Under the race detector sync.Pool drops what it is given at random,
+	// and the pools' misses allocate: the count says nothing there.
+	if per := float64(after.TotalAlloc-before.TotalAlloc) / float64(n); per > 80 && !race.Enabled {
 		t.Errorf("the execution allocated %.0f bytes a choice (%d choices), want at most 80: the Schedule built before it was asked for?", per, n)
 	}
 	again := explore.Execute(body, explore.Follow(r.Schedule()), sched.Options{})
