@@ -10,10 +10,17 @@ import (
 // does not instrument: a rewritten context handed to it becomes a standard
 // one (simctx.ToStd), and a standard context it returns becomes weft's
 // (simctx.FromStd), so that http.NewRequestWithContext(ctx, ...) and
-// ctx := req.Context() keep compiling and working.
+// ctx := req.Context() keep compiling and working. So are the contexts
+// handed to a function of ours that keeps the standard one (stdctx.go).
 func (r *rewriter) contextBoundary(n *ast.CallExpr) {
 	fn := r.pr.callee(n)
-	if fn == nil || fn.Pkg() == nil || r.instrumented(fn.Pkg()) || replacedCallee(fn) {
+	if fn == nil || fn.Pkg() == nil || replacedCallee(fn) {
+		return
+	}
+	outside := !r.instrumented(fn.Pkg())
+	// A function of ours that keeps the standard context (see stdctx.go)
+	// takes it as one outside does.
+	if !outside && r.pr.stdContextWhy(fn) == "" {
 		return
 	}
 	sig := fn.Type().(*types.Signature)
@@ -27,6 +34,9 @@ func (r *rewriter) contextBoundary(n *ast.CallExpr) {
 			r.used[ctxName] = true
 			r.replace(arg, ctxName+".ToStd("+r.text(arg)+")")
 		}
+	}
+	if !outside {
+		return // its results are ours
 	}
 	if res := sig.Results(); res.Len() == 1 && isContextType(res.At(0).Type()) {
 		if why := r.skipped(n); why != "" {

@@ -23,7 +23,7 @@ func (r *rewriter) selector(n *ast.SelectorExpr, parent ast.Node) {
 		return
 	}
 	to, ok := replacements[pn.Imported().Path()][n.Sel.Name]
-	if !ok {
+	if !ok || r.stdTypes[n] {
 		return
 	}
 	if why := r.skipped(n); why != "" {
