@@ -23,6 +23,9 @@ func (r *rewriter) selector(n *ast.SelectorExpr, parent ast.Node) {
 		return
 	}
 	to, ok := replacements[pn.Imported().Path()][n.Sel.Name]
+	if !ok {
+		to, ok = stdTwins[pn.Imported().Path()][n.Sel.Name]
+	}
 	if !ok || r.stdTypes[n] {
 		return
 	}

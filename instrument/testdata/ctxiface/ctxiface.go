@@ -1,11 +1,12 @@
 // Package ctxiface has methods and function literals that must keep the
 // standard library's context: they implement an interface of log/slog, or
-// are handed to ext, which weft does not instrument.
+// are handed to ext or runtime/pprof, which weft does not instrument.
 package ctxiface
 
 import (
 	"context"
 	"log/slog"
+	"runtime/pprof"
 	"sync"
 
 	"example.com/ctxiface/ext"
@@ -68,4 +69,15 @@ func Through(ctx context.Context, f func(context.Context) error) (err error) {
 		err = f(ctx)
 	})
 	return err
+}
+
+// Labeled starts f in a goroutine labeled for the profiler, as cilium/hive's
+// jobs are: the goroutines stay the execution's.
+func Labeled(ctx context.Context, f func(context.Context) error) error {
+	errs := make(chan error, 1)
+	pprof.Do(ctx, pprof.Labels("job", "f"), func(ctx context.Context) {
+		go func() { errs <- f(ctx) }()
+	})
+	pprof.SetGoroutineLabels(ctx)
+	return <-errs
 }

@@ -3,6 +3,7 @@ package ctxiface
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
 )
 
@@ -17,5 +18,21 @@ func TestThrough(t *testing.T) {
 	cancel()
 	if err := Through(ctx, work); !errors.Is(err, context.Canceled) {
 		t.Errorf("Through: %v", err)
+	}
+}
+
+func TestLabeled(t *testing.T) {
+	var mu sync.Mutex
+	n := 0
+	inc := func(context.Context) error { mu.Lock(); n++; mu.Unlock(); return nil }
+	for range 2 {
+		if err := Labeled(t.Context(), inc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if n != 2 {
+		t.Errorf("n = %d", n)
 	}
 }
