@@ -26,7 +26,7 @@ func (r *rewriter) contextBoundary(n *ast.CallExpr) {
 	sig := fn.Type().(*types.Signature)
 	for i, arg := range n.Args {
 		pt := paramType(sig, i, n.Ellipsis.IsValid())
-		if pt != nil && isContextType(pt) && isContextType(r.info.TypeOf(arg)) {
+		if pt != nil && isContextType(pt) && r.ourContext(r.info.TypeOf(arg), pt) {
 			if why := r.skipped(arg); why != "" {
 				continue
 			}
@@ -52,6 +52,20 @@ func (r *rewriter) contextBoundary(n *ast.CallExpr) {
 			}
 		}
 	}
+}
+
+// ourContext reports whether the values of type t, handed where a
+// context.Context std is wanted, are weft's contexts after the rewrite:
+// context.Context itself, or an interface type of a rewritten package
+// defined from it (cilium/hive's type HookContext context.Context, whose
+// values went to http.Server.Shutdown unconverted).
+func (r *rewriter) ourContext(t, std types.Type) bool {
+	if isContextType(t) {
+		return true
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && r.instrumented(n.Obj().Pkg()) &&
+		types.Identical(n.Underlying(), std.Underlying())
 }
 
 // paramType returns the type of the parameter argument i of a call of sig

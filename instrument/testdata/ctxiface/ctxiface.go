@@ -81,3 +81,13 @@ func Labeled(ctx context.Context, f func(context.Context) error) error {
 	pprof.SetGoroutineLabels(ctx)
 	return <-errs
 }
+
+// hookContext is a context type of the package, as cilium/hive's
+// cell.HookContext is.
+type hookContext context.Context
+
+// Hook hands a hookContext to ext: it is converted as a context is.
+func Hook(ctx hookContext) (err error) {
+	ext.Do(ctx, func(ctx context.Context) { err = ctx.Err() })
+	return err
+}

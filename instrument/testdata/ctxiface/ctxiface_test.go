@@ -36,3 +36,11 @@ func TestLabeled(t *testing.T) {
 		t.Errorf("n = %d", n)
 	}
 }
+
+func TestHook(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if err := Hook(ctx); !errors.Is(err, context.Canceled) {
+		t.Errorf("Hook: %v", err)
+	}
+}
