@@ -17,7 +17,7 @@ func (r *rewriter) contextBoundary(n *ast.CallExpr) {
 	if fn == nil || fn.Pkg() == nil || replacedCallee(fn) {
 		return
 	}
-	outside := !r.instrumented(fn.Pkg())
+	outside := !r.instrumented(fn.Pkg()) || r.pr.inWholeFile(fn)
 	// A function of ours that keeps the standard context (see stdctx.go)
 	// takes it as one outside does.
 	if !outside && r.pr.stdContextWhy(fn) == "" {

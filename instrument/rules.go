@@ -117,6 +117,7 @@ func (r *rewriter) operand(e ast.Expr) string {
 // cap), and converts values at the boundary with uninstrumented code.
 func (r *rewriter) call(n *ast.CallExpr) {
 	r.contextBoundary(n)
+	r.contextDone(n)
 	r.testingBoundary(n)
 	if r.reflectChanOp(n) {
 		return

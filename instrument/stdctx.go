@@ -107,12 +107,22 @@ func (pr *pkgRewriter) keepStdContext(fn *types.Func, why string) {
 }
 
 // stdContext reports whether fn's context parameters are the standard
-// library's: fn belongs to code weft does not instrument, or was decided so.
+// library's: fn belongs to code weft does not instrument or to a file left
+// as it is, or was decided so.
 func (pr *pkgRewriter) stdContext(fn *types.Func) bool {
 	if fn.Pkg() == nil {
 		return false
 	}
-	return !pr.instrumentedPkg(fn.Pkg()) || pr.stdContextWhy(fn) != ""
+	return !pr.instrumentedPkg(fn.Pkg()) || pr.inWholeFile(fn) || pr.stdContextWhy(fn) != ""
+}
+
+// inWholeFile reports whether fn is declared in a file left as it is, whose
+// contexts stay the standard library's, as outside: the calls of the
+// rewritten files convert theirs, instead of failing to check and leaving
+// their own packages whole in turn.
+func (pr *pkgRewriter) inWholeFile(fn *types.Func) bool {
+	k, ok := objKeyOf(pr.fset, fn.Origin())
+	return ok && pr.g.dec.whole[k.file] != ""
 }
 
 // stdContextWhy returns why the context parameters of fn, of a rewritten
@@ -216,4 +226,30 @@ func (r *rewriter) stdPrologue(n ast.Node, ft *ast.FuncType, body *ast.BlockStmt
 	if pro.Len() > 0 {
 		r.ed.insert(r.off(body.Lbrace)+1, pro.String())
 	}
+}
+
+// contextDone rewrites ctx.Done() whose channel must stay Go's (handed to
+// reflect.ValueOf, as cilium/statedb's WatchSet.Wait hands it with its
+// other channels to reflect.Select) to the standard view's,
+// simctx.ToStd(ctx).Done(), which closes when ctx is done: weft's channel
+// would reach reflect as a pointer.
+func (r *rewriter) contextDone(n *ast.CallExpr) {
+	sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Done" || len(n.Args) != 0 {
+		return
+	}
+	s, ok := r.info.Selections[sel]
+	if !ok || s.Kind() != types.MethodVal {
+		return
+	}
+	std := s.Obj().Type().(*types.Signature).Recv().Type()
+	if !isContextType(std) || !r.ourContext(r.info.TypeOf(sel.X), std) {
+		return
+	}
+	if r.pr.flow.rawWhy(r.pr.flow.node(n)) == "" || r.skipped(n) != "" {
+		return
+	}
+	r.site(n, nil, "context's Done")
+	r.used[ctxName] = true
+	r.replace(n, ctxName+".ToStd("+r.text(sel.X)+").Done()")
 }

@@ -6,6 +6,7 @@ package ctxiface
 import (
 	"context"
 	"log/slog"
+	"reflect"
 	"runtime/pprof"
 	"sync"
 
@@ -56,7 +57,7 @@ func Log(ctx context.Context, n int) int {
 		}()
 	}
 	wg.Wait()
-	if !c.Enabled(ctx, slog.LevelDebug) || h.Handle(ctx, slog.Record{}) != nil {
+	if !c.Enabled(ctx, slog.LevelDebug) || h.Handle(ctx, slog.Record{}) != nil || left(ctx) != nil {
 		return -1
 	}
 	return *c.n
@@ -90,4 +91,12 @@ type hookContext context.Context
 func Hook(ctx hookContext) (err error) {
 	ext.Do(ctx, func(ctx context.Context) { err = ctx.Err() })
 	return err
+}
+
+// Selected waits for ctx through reflect.Select, as cilium/statedb's
+// WatchSet.Wait does: the channel of ctx.Done() it hands to reflect is a
+// Go channel, closed when ctx is done.
+func Selected(ctx context.Context) int {
+	chosen, _, _ := reflect.Select([]reflect.SelectCase{{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ctx.Done())}})
+	return chosen
 }

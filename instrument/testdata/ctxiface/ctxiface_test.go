@@ -44,3 +44,11 @@ func TestHook(t *testing.T) {
 		t.Errorf("Hook: %v", err)
 	}
 }
+
+func TestSelected(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	go cancel()
+	if chosen := Selected(ctx); chosen != 0 || ctx.Err() == nil {
+		t.Errorf("Selected = %d, ctx.Err() = %v", chosen, ctx.Err())
+	}
+}
