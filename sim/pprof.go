@@ -12,12 +12,16 @@ import (
 // internal/gls), which pprof.Do would replace while f runs and leave
 // replaced by ctx's after: the goroutine, and those f starts, would no
 // longer be the execution's (cilium/hive's jobs start their goroutines in
-// pprof.Do). Such a goroutine calls f with the labels added to ctx, where
-// pprof.Label and pprof.ForLabels find them, and keeps its own label set:
-// profiles do not show them. Elsewhere it is pprof.Do.
+// pprof.Do). Such a goroutine calls f with ctx itself, and keeps its own
+// label set: the labels are dropped (profiles, and pprof.Label in f, do not
+// see them). Not ctx with the labels added: a standard context derived
+// from simctx.ToStd's view is converted back by simctx.FromStd into one
+// whose cancellation is found only when it is checked, and a goroutine
+// waiting on its Done was not woken (hive's jobs, under cilium/statedb's
+// reconciler). Elsewhere it is pprof.Do.
 func PprofDo(ctx context.Context, labels pprof.LabelSet, f func(context.Context)) {
 	if weftLabeled() {
-		f(pprof.WithLabels(ctx, labels))
+		f(ctx)
 		return
 	}
 	pprof.Do(ctx, labels, f)

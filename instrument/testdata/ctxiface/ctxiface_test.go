@@ -52,3 +52,15 @@ func TestSelected(t *testing.T) {
 		t.Errorf("Selected = %d, ctx.Err() = %v", chosen, ctx.Err())
 	}
 }
+
+func TestLabeledCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	errc := make(chan error)
+	go func() {
+		errc <- Labeled(ctx, func(ctx context.Context) error { <-ctx.Done(); return ctx.Err() })
+	}()
+	cancel()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Errorf("Labeled: %v", err)
+	}
+}
