@@ -26,7 +26,9 @@
 // The first line names the format and its version. Header lines "key: value"
 // follow, up to the first blank line; test is required, keys this version
 // does not know are kept and written back, and lines starting with # are
-// comments. Then come the choices of the schedule (see sched.Schedule), one
+// comments. A schedule found in a test with parallel subtests records go
+// test's -parallel limit it ran under ("parallel: 2"), which its replays
+// keep. Then come the choices of the schedule (see sched.Schedule), one
 // a line, in order; empty lines and lines starting with # are ignored:
 //
 //	switch G#N -> H [@ OP SITE]   at goroutine G's N-th event, H runs next

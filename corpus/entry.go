@@ -21,6 +21,10 @@ type Entry struct {
 	// stream of random bits its case drew them from (pgregory.net/rapid's,
 	// 64 bits a word), which draws them again. Nil for other entries.
 	Input []uint64
+	// Parallel is go test's -parallel limit the execution ran its
+	// parallel subtests under, which its replay keeps: with another
+	// limit, other subtests wait for a slot. 0 if it had none.
+	Parallel int
 	// Extra holds the header lines this version does not know, as key and
 	// value, in the order of the file, so that files written by a newer weft
 	// survive a rewrite by an older one.

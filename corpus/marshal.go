@@ -40,6 +40,9 @@ func (e *Entry) Marshal() []byte {
 	if len(e.Input) > 0 {
 		writeHeader(&b, keyInput, formatInput(e.Input))
 	}
+	if e.Parallel > 0 {
+		writeHeader(&b, keyParallel, fmt.Sprint(e.Parallel))
+	}
 	for _, kv := range e.Extra {
 		writeHeader(&b, kv[0], kv[1])
 	}

@@ -131,6 +131,7 @@ const (
 	keyPreemptions = "preemptions"
 	keyHash        = "hash"
 	keyInput       = "input"
+	keyParallel    = "parallel"
 )
 
 // header parses the header lines, up to the first blank line or the end of
@@ -230,6 +231,12 @@ func setHeader(e *Entry, key, value string) (problem string) {
 			return "input: " + problem
 		}
 		e.Input = in
+	case keyParallel:
+		n, ok := parseCount(value)
+		if !ok || n == 0 {
+			return fmt.Sprintf("parallel: %s is not a number of slots like 2", quote(value))
+		}
+		e.Parallel = n
 	default:
 		e.Extra = append(e.Extra, [2]string{key, value})
 	}

@@ -89,6 +89,7 @@ func TestRoundTrip(t *testing.T) {
 		"original":   {Test: "T", Preemptions: 0, Original: 3},
 		"unicode":    {Test: "TestÜnïcode/日本", Failure: "panic: value \u2028 «x»\ttab"},
 		"input":      {Test: "TestProperty", Found: Found{Strategy: "rapid", Seed: 7}, Input: []uint64{0, 0x1f, 0xffffffffffffffff}},
+		"parallel":   {Test: "TestUserLoader", Parallel: 2},
 	}
 	for name, e := range entries {
 		t.Run(name, func(t *testing.T) {

@@ -75,7 +75,7 @@ func TestMinimizeToTheFewestPreemptions(t *testing.T) {
 	if r.Failure == nil {
 		t.Fatal("round robin did not lose the update")
 	}
-	before := r.Schedule.Preemptions()
+	before := r.Schedule().Preemptions()
 	if before < 2 {
 		t.Fatalf("round robin made %d preemptions: nothing to minimize", before)
 	}
@@ -87,7 +87,7 @@ func TestMinimizeToTheFewestPreemptions(t *testing.T) {
 		t.Errorf("preemptions %d -> %d, want %d -> 1", m.Before, m.After, before)
 	}
 	// The minimal schedule replays to the same failure.
-	again := sched.Run(lostUpdateDirect, explore.Follow(m.Result.Schedule), sched.Options{})
+	again := sched.Run(lostUpdateDirect, explore.Follow(m.Result.Schedule()), sched.Options{})
 	if again.Failure == nil || again.Failure.Signature() != r.Failure.Signature() {
 		t.Errorf("the minimal schedule replays to %v", again.Failure)
 	}

@@ -16,8 +16,8 @@ func TestDeviateNoneIsTheDefaultPolicy(t *testing.T) {
 	def := run(transfer(&failed), explore.Follow(nil))
 	for _, ds := range []explore.Deviations{nil, {{G: 9, N: 1}}, {{G: 1, N: 999, Alt: 3}}} {
 		r := run(transfer(&failed), explore.Deviate(ds))
-		if r.Hash != def.Hash || len(r.Schedule) != 0 {
-			t.Errorf("Deviate(%#v): hash %#x and %d choices, want the default execution's %#x and none", ds, r.Hash, len(r.Schedule), def.Hash)
+		if r.Hash != def.Hash || len(r.Schedule()) != 0 {
+			t.Errorf("Deviate(%#v): hash %#x and %d choices, want the default execution's %#x and none", ds, r.Hash, len(r.Schedule()), def.Hash)
 		}
 	}
 }
@@ -38,10 +38,10 @@ func TestDeviateAtItsEvent(t *testing.T) {
 	// 0.2 and 0.3 (and the root, blocked in Wait, is none).
 	for alt, want := range []string{"0.2", "0.3", "0.2"} {
 		r := run(body, explore.Deviate(explore.Deviations{{G: 1, N: 2, Alt: alt}}))
-		if len(r.Schedule) != 1 {
-			t.Fatalf("alternative %d: schedule %+v, want one choice", alt, r.Schedule)
+		if len(r.Schedule()) != 1 {
+			t.Fatalf("alternative %d: schedule %+v, want one choice", alt, r.Schedule())
 		}
-		c := r.Schedule[0]
+		c := r.Schedule()[0]
 		if c.G != "0.1" || c.N != 2 || c.Next != want || !c.Preempt {
 			t.Errorf("alternative %d: choice %+v, want a preemption of 0.1 at its event 2 by %s", alt, c, want)
 		}

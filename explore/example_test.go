@@ -42,7 +42,7 @@ func ExampleRun() {
 	fmt.Println("found:", sum.Finding.Result.Failure.Message)
 	m := explore.Minimize(lostUpdate, sum.Finding.Result, explore.MinimizeConfig{})
 	fmt.Println("preemptions after minimization:", m.After)
-	again := explore.Execute(lostUpdate, explore.Follow(m.Result.Schedule), sched.Options{})
+	again := explore.Execute(lostUpdate, explore.Follow(m.Result.Schedule()), sched.Options{})
 	fmt.Println("replayed:", again.Failure.Message)
 	// Output:
 	// found: counter = 1, want 2
@@ -87,7 +87,7 @@ func ExampleRandomWalk() {
 func ExampleDeviate() {
 	r := explore.Execute(lostUpdate, explore.Deviate(explore.Deviations{{G: 1, N: 2, Alt: 0}}), sched.Options{})
 	fmt.Println(r.Failure.Message)
-	for _, c := range r.Schedule {
+	for _, c := range r.Schedule() {
 		fmt.Printf("at goroutine %s's event %d, %s runs (preemption: %v)\n", c.G, c.N, c.Next, c.Preempt)
 	}
 	// Output:

@@ -48,7 +48,7 @@ func TestSameSeedSameExecution(t *testing.T) {
 			a, _ := explore.New(name, seed, 3, 20)
 			b, _ := explore.New(name, seed, 3, 20)
 			ra, rb := run(transfer(&failed), a), run(transfer(&failed), b)
-			if ra.Hash != rb.Hash || len(ra.Schedule) != len(rb.Schedule) {
+			if ra.Hash != rb.Hash || len(ra.Schedule()) != len(rb.Schedule()) {
 				t.Fatalf("%s seed %d: hashes %#x and %#x", name, seed, ra.Hash, rb.Hash)
 			}
 		}
@@ -59,7 +59,7 @@ func TestReplayReproducesEveryExecution(t *testing.T) {
 	var failed bool
 	for seed := range uint64(100) {
 		r := run(transfer(&failed), explore.RandomWalk(seed))
-		rp := explore.Follow(r.Schedule)
+		rp := explore.Follow(r.Schedule())
 		again := run(transfer(&failed), rp)
 		if again.Hash != r.Hash || len(rp.Drift()) > 0 {
 			t.Fatalf("seed %d: replay hash %#x, original %#x, drift %q", seed, again.Hash, r.Hash, rp.Drift())
@@ -70,10 +70,10 @@ func TestReplayReproducesEveryExecution(t *testing.T) {
 func TestReplayReportsDrift(t *testing.T) {
 	var failed bool
 	r := run(transfer(&failed), explore.RandomWalk(7))
-	if len(r.Schedule) == 0 {
+	if len(r.Schedule()) == 0 {
 		t.Fatal("seed 7 made no choice")
 	}
-	s := append(sched.Schedule(nil), r.Schedule...)
+	s := append(sched.Schedule(nil), r.Schedule()...)
 	s = append(s, sched.Choice{Kind: sched.RunChoice, G: "0.9", N: 1, Next: "0"})
 	rp := explore.Follow(s)
 	again := run(transfer(&failed), rp)
@@ -106,7 +106,7 @@ func TestMinimizeKeepsTheFailure(t *testing.T) {
 		if m.After != 1 {
 			t.Errorf("seed %d: %d preemptions after minimization, want 1", seed, m.After)
 		}
-		if _, err := explore.Verify(body, m.Result.Schedule, m.Result, 3, sched.Options{}); err != nil {
+		if _, err := explore.Verify(body, m.Result.Schedule(), m.Result, 3, sched.Options{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -76,7 +76,7 @@ func Minimize(body func(), failing *sched.Result, cfg MinimizeConfig) Minimized 
 	deadline := time.Now().Add(cfg.Duration)
 	sig := failing.Failure.Signature()
 	best := failing
-	m := Minimized{Before: failing.Schedule.Preemptions()}
+	m := Minimized{Before: failing.Schedule().Preemptions()}
 	budget := func() bool {
 		select {
 		case <-cfg.Stop:
@@ -88,7 +88,7 @@ func Minimize(body func(), failing *sched.Result, cfg MinimizeConfig) Minimized 
 	try := func(s sched.Schedule) bool {
 		m.Runs++
 		r := Execute(body, Follow(s, ExplorationLag(cfg.Lag)), cfg.Options)
-		if r.Failure == nil || r.Failure.Signature() != sig || !smaller(r.Schedule, best.Schedule) {
+		if r.Failure == nil || r.Failure.Signature() != sig || !smaller(r.Schedule(), best.Schedule()) {
 			return false
 		}
 		best = r
@@ -99,12 +99,12 @@ func Minimize(body func(), failing *sched.Result, cfg MinimizeConfig) Minimized 
 	// replay, and its schedule is not the cause: keep it as found. So is a
 	// goroutine outside the execution, which no replay runs again.
 	uncontrolled := failing.Failure.Kind == sched.Blocked || failing.Failure.Kind == sched.Outside
-	if len(best.Schedule) > 0 && !uncontrolled && !try(nil) {
-		chunk := max(len(best.Schedule)/2, 1)
-		for budget() && len(best.Schedule) > 0 {
+	if len(best.Schedule()) > 0 && !uncontrolled && !try(nil) {
+		chunk := max(len(best.Schedule())/2, 1)
+		for budget() && len(best.Schedule()) > 0 {
 			removed := false
-			for i := 0; i < len(best.Schedule) && budget(); {
-				if try(without(best.Schedule, i, chunk)) {
+			for i := 0; i < len(best.Schedule()) && budget(); {
+				if try(without(best.Schedule(), i, chunk)) {
 					removed = true // try the same place again: the list shifted
 					continue
 				}
@@ -116,14 +116,14 @@ func Minimize(body func(), failing *sched.Result, cfg MinimizeConfig) Minimized 
 			if !removed {
 				chunk /= 2
 			}
-			chunk = max(min(chunk, len(best.Schedule)/2), 1)
+			chunk = max(min(chunk, len(best.Schedule())/2), 1)
 		}
 	}
-	if !uncontrolled && best.Schedule.Preemptions() > 0 {
-		search(body, cfg.Options, lagOf(cfg.Lag), len(best.Schedule)-1, budget, func(s sched.Schedule) bool { return try(s) })
+	if !uncontrolled && best.Schedule().Preemptions() > 0 {
+		search(body, cfg.Options, lagOf(cfg.Lag), len(best.Schedule())-1, budget, func(s sched.Schedule) bool { return try(s) })
 	}
 	m.Result = best
-	m.After = best.Schedule.Preemptions()
+	m.After = best.Schedule().Preemptions()
 	return m
 }
 

@@ -53,8 +53,8 @@ func TestRecycledStrategies(t *testing.T) {
 				if a.Failure != nil || b.Failure != nil {
 					t.Fatalf("%s: %s / %s", what, a.Failure.Summary(), b.Failure.Summary())
 				}
-				if a.Hash != b.Hash || !slices.Equal(a.Schedule, b.Schedule) {
-					t.Fatalf("%s: recycled %#x (%d choices), new %#x (%d choices)", what, b.Hash, len(b.Schedule), a.Hash, len(a.Schedule))
+				if a.Hash != b.Hash || !slices.Equal(a.Schedule(), b.Schedule()) {
+					t.Fatalf("%s: recycled %#x (%d choices), new %#x (%d choices)", what, b.Hash, len(b.Schedule()), a.Hash, len(a.Schedule()))
 				}
 			}
 		}
@@ -82,7 +82,7 @@ func TestFindingOutlivesLaterExecutions(t *testing.T) {
 		}
 		for _, f := range found {
 			r := f.Result
-			replay := sched.Run(ordered, explore.Follow(r.Schedule), sched.Options{})
+			replay := sched.Run(ordered, explore.Follow(r.Schedule()), sched.Options{})
 			if replay.Hash != r.Hash || replay.Failure.Signature() != r.Failure.Signature() {
 				t.Fatalf("%d workers: execution %d, kept as %#x (%s), replays as %#x (%s)",
 					workers, f.Iteration, r.Hash, r.Failure.Summary(), replay.Hash, replay.Failure.Summary())

@@ -32,7 +32,7 @@ func findAndReplay(t *testing.T, body func(), kind sched.FailureKind) *sched.Res
 		t.Fatalf("found %s, want a %v", found.Failure.Summary(), kind)
 	}
 	m := explore.Minimize(body, found, explore.MinimizeConfig{})
-	e := &corpus.Entry{Test: t.Name(), Failure: m.Result.Failure.Summary(), Schedule: m.Result.Schedule}
+	e := &corpus.Entry{Test: t.Name(), Failure: m.Result.Failure.Summary(), Schedule: m.Result.Schedule()}
 	parsed, err := corpus.Parse("entry", e.Marshal())
 	if err != nil {
 		t.Fatal(err)
@@ -73,8 +73,8 @@ func TestTimeoutFiresWhileWorkRuns(t *testing.T) {
 		)
 	}
 	r := findAndReplay(t, body, sched.Leak)
-	if !hasClockChoice(r.Schedule) {
-		t.Errorf("the timeout fired without a clock choice:\n%v", r.Schedule)
+	if !hasClockChoice(r.Schedule()) {
+		t.Errorf("the timeout fired without a clock choice:\n%v", r.Schedule())
 	}
 }
 
@@ -130,8 +130,8 @@ func TestSleepEndsBeforeBusyGoroutine(t *testing.T) {
 		}
 	}
 	r := findAndReplay(t, body, sched.Panic)
-	if !hasClockChoice(r.Schedule) {
-		t.Errorf("the sleep ended without a clock choice:\n%v", r.Schedule)
+	if !hasClockChoice(r.Schedule()) {
+		t.Errorf("the sleep ended without a clock choice:\n%v", r.Schedule())
 	}
 }
 
@@ -187,7 +187,7 @@ func TestRunawayMinimizes(t *testing.T) {
 	}
 	traced := opts
 	traced.Trace = true
-	r := sched.Run(body, explore.Follow(m.Result.Schedule), traced)
+	r := sched.Run(body, explore.Follow(m.Result.Schedule()), traced)
 	if len(r.Trace) == 0 || len(r.Trace) > sched.MaxTrace || r.Trace[len(r.Trace)-1].Op != "atomic.Add" {
 		t.Errorf("trace of %d events, the last %+v", len(r.Trace), r.Trace[len(r.Trace)-1])
 	}
@@ -226,7 +226,7 @@ func TestOverrunFailureMinimizes(t *testing.T) {
 	if !m.Result.Overran {
 		t.Error("the minimized execution did not run past the budget: its replays had another")
 	}
-	if _, err := explore.Verify(body, m.Result.Schedule, m.Result, 3, opts); err != nil {
+	if _, err := explore.Verify(body, m.Result.Schedule(), m.Result, 3, opts); err != nil {
 		t.Errorf("the minimized schedule, replayed with the test's options: %v", err)
 	}
 }
@@ -264,10 +264,10 @@ func TestClockChoicesReplay(t *testing.T) {
 			if r.Failure != nil {
 				t.Fatalf("%s seed %d: %s", name, seed, r.Failure.Summary())
 			}
-			if hasClockChoice(r.Schedule) {
+			if hasClockChoice(r.Schedule()) {
 				clocks++
 			}
-			e := &corpus.Entry{Test: "T", Schedule: r.Schedule}
+			e := &corpus.Entry{Test: "T", Schedule: r.Schedule()}
 			parsed, err := corpus.Parse("entry", e.Marshal())
 			if err != nil {
 				t.Fatal(err)

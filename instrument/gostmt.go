@@ -95,7 +95,7 @@ func (t *goTemps) pre() string {
 func (r *rewriter) uninstrumentedCallee(call *ast.CallExpr) string {
 	fn := r.pr.callee(call)
 	if fn == nil || fn.Pkg() == nil || r.instrumented(fn.Pkg()) || replacedCallee(fn) ||
-		replacements[fn.Pkg().Path()][fn.Name()] != [2]string{} {
+		replacements[fn.Pkg().Path()][fn.Name()] != [2]string{} || r.netConnCall(call) {
 		return ""
 	}
 	return fmt.Sprintf("it starts %s.%s, which weft does not instrument: the goroutine runs outside the controller", fn.Pkg().Name(), fn.Name())

@@ -38,7 +38,7 @@ func (r *rewriter) fixImports() {
 // stay as they were), which is what lets it use sim's generic API.
 func (r *rewriter) header() {
 	var b strings.Builder
-	for _, name := range []string{simName, ctxName, weftName} {
+	for _, name := range []string{simName, ctxName, netName, weftName} {
 		if r.used[name] {
 			b.WriteString("; import " + name + " " + strconv.Quote(importPaths[name]))
 		}

@@ -36,6 +36,7 @@ import (
 const (
 	simName  = "weftsim"
 	ctxName  = "weftctx"
+	netName  = "weftnet"
 	weftName = "weftt"
 )
 
@@ -43,17 +44,19 @@ const (
 const (
 	SimPath     = "github.com/weftdev/weft/sim"
 	SimCtxPath  = "github.com/weftdev/weft/sim/simctx"
+	SimNetPath  = "github.com/weftdev/weft/sim/simnet"
 	TestingPath = "github.com/weftdev/weft/testing"
 )
 
 // RuntimePackages are the packages rewritten code imports: load them with
 // the packages to rewrite (as extra patterns), so that Rewrite can
 // type-check the rewritten code.
-var RuntimePackages = []string{SimPath, SimCtxPath, TestingPath}
+var RuntimePackages = []string{SimPath, SimCtxPath, SimNetPath, TestingPath}
 
 var importPaths = map[string]string{
 	simName:  SimPath,
 	ctxName:  SimCtxPath,
+	netName:  SimNetPath,
 	weftName: TestingPath,
 }
 

@@ -33,11 +33,13 @@ var replacements = map[string]map[string][2]string{
 		"Float32", "Float64", "Perm", "Shuffle", "N"),
 		"Int32", simName, "Int31", "Int64", simName, "Int63",
 		"Uint32", simName, "RandUint32", "Uint64", simName, "RandUint64"),
-	"reflect":               with(map[string][2]string{}, "Select", simName, "ReflectSelect"),
+	"reflect":               with(map[string][2]string{}, "Select", simName, "ReflectSelect", "DeepEqual", simName, "DeepEqual"),
 	"io":                    names(simName, "Pipe", "PipeReader", "PipeWriter"),
+	"net":                   names(netName, "Listen", "ListenTCP", "Dial", "DialTimeout", "DialTCP"),
 	"syscall":               {"Flock": {simName, "Flock"}},
 	"golang.org/x/sys/unix": {"Flock": {simName, "Flock"}},
-	"runtime": with(names(simName, "NumGoroutine", "Stack", "SetFinalizer", "AddCleanup"),
+	"runtime": with(names(simName, "NumGoroutine", "Stack", "SetFinalizer", "AddCleanup", "Callers", "Caller",
+		"CallersFrames", "Frames"),
 		"Gosched", simName, "Yield"),
 }
 

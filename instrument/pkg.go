@@ -25,6 +25,9 @@ type pkgRewriter struct {
 	// with their *testing.T parameters, and why (see plainFunc).
 	plain       map[ast.Node]string
 	plainParams map[*ast.StarExpr]bool
+	// net is what the package does with net's TCP types (see netWhy),
+	// found at the first call of net's that weft replaces.
+	net *netScan
 }
 
 // A site is a rewrite the safety net can undo: by making the class of a

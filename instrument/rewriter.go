@@ -144,6 +144,8 @@ func (r *rewriter) visit(n, parent ast.Node) {
 	case *ast.UnaryExpr:
 		if n.Op == token.ARROW {
 			r.receive(n, parent)
+		} else if n.Op == token.AND {
+			r.testingLit(n)
 		}
 	case *ast.BinaryExpr:
 		r.compare(n)

@@ -33,6 +33,12 @@ func (r *rewriter) selector(n *ast.SelectorExpr, parent ast.Node) {
 		r.skip(n, pn.Imported().Name()+"."+n.Sel.Name, why)
 		return
 	}
+	if pn.Imported().Path() == "net" {
+		if why := r.pr.netWhy(n, parent, n.Sel.Name); why != "" {
+			r.skip(n, "net."+n.Sel.Name, why)
+			return
+		}
+	}
 	var class any
 	switch obj := r.info.Uses[n.Sel].(type) {
 	case *types.TypeName:
@@ -119,7 +125,7 @@ func (r *rewriter) call(n *ast.CallExpr) {
 	r.contextBoundary(n)
 	r.contextDone(n)
 	r.testingBoundary(n)
-	if r.reflectChanOp(n) {
+	if r.reflectChanOp(n) || r.dialerOp(n) {
 		return
 	}
 	if tv, ok := r.info.Types[n.Fun]; ok && tv.IsType() {

@@ -31,6 +31,43 @@ func (r *rewriter) testingType(n *ast.StarExpr) {
 	r.replace(n, "*"+weftName+".TB")
 }
 
+// testingLit makes a *testing.T made by the code itself, &testing.T{}, a
+// *weft.TB, as testingType makes every *testing.T of a signature or a
+// variable one: cockroachdb/datadriven's Rewrite runs its test on
+// &testing.T{}, handed to its runTestInternal, whose *testing.T parameter
+// is now weft's.
+//
+//	&testing.T{}
+//
+// becomes
+//
+//	weftt.Plain(&testing.T{})
+func (r *rewriter) testingLit(n *ast.UnaryExpr) {
+	lit, ok := n.X.(*ast.CompositeLit)
+	if !ok {
+		return
+	}
+	sel, ok := lit.Type.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "T" {
+		return
+	}
+	x, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return
+	}
+	if pn, ok := r.info.Uses[x].(*types.PkgName); !ok || pn.Imported().Path() != "testing" {
+		return
+	}
+	if why := r.skipped(n); why != "" {
+		r.skip(n, "&testing.T{}", why)
+		return
+	}
+	r.site(n, nil, "&testing.T{}")
+	r.used[weftName] = true
+	r.ed.insert(r.off(n.Pos()), weftName+".Plain(")
+	r.ed.insert(r.off(n.End()), ")")
+}
+
 // testFunc makes a test's body run under weft's controller:
 //
 //	func TestX(t *testing.T) { body }

@@ -5,7 +5,7 @@
 // record.Oracle telling, at every scheduling point, which goroutines'
 // pending operations the log allows now; the replay's strategy enforces it
 // through the controller (sched.Strategy), so the replay is itself a
-// controlled execution: its Result.Schedule is a schedule like any explored
+// controlled execution: its Result's Schedule is a schedule like any explored
 // failure's, ready to be minimized and saved to the corpus.
 //
 // The guarantee is checked, not assumed: every goroutine of the replay must

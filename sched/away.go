@@ -37,10 +37,10 @@ import (
 //
 // A goroutine that the standard library starts from a controlled one (an
 // HTTP server's handler of a connection, started by net/http from the
-// goroutine in Accept) carries its identity: while that goroutine is
-// away, the handler's weft operations come back in its name, and run
-// under the baton as it. Two of them coming back at once are not told
-// apart: the second fails as an Escape.
+// goroutine in Accept) carries its identity, but is told apart from it at
+// its first weft operation (G.Claim) and leaves the execution: it runs in
+// plain mode, outside every schedule, and does not come back in the
+// controlled goroutine's name.
 //
 // Not deterministic: when a goroutine goes away and comes back depends on
 // the network and on real time, not on the schedule. A replay of a saved
@@ -101,11 +101,21 @@ type backs struct {
 }
 
 // inNetwork reports whether the goroutine waits in the network: the
-// innermost frame below the runtime's is one of package net (or its
-// subpackages, net/http), internal/poll or crypto/tls.
+// innermost frame below the runtime's and package sync's is one of package
+// net (or its subpackages: net/http, and httptest's Server.Close, which
+// waits on a sync.WaitGroup for its handlers, on goroutines that left the
+// execution and may wait for it to perform their visits), internal/poll
+// or crypto/tls. A lock of sync that one of those waits for is the
+// network's: crypto/tls's Conn holds Go's mutexes across its handshake,
+// which reads and writes the connection below it, under control weft's
+// in-memory one (package sim/simnet), whose waits are events: the
+// goroutine that waits for the handshake in its own Read or Write waits
+// for another goroutine of the execution, which could not run while it
+// held the baton.
 func (s goroutineStack) inNetwork() bool {
 	for _, f := range s.frames {
-		if strings.HasPrefix(f.fn, "runtime.") || strings.HasPrefix(f.fn, "internal/runtime/") {
+		if strings.HasPrefix(f.fn, "runtime.") || strings.HasPrefix(f.fn, "internal/runtime/") ||
+			strings.HasPrefix(f.fn, "sync.") || strings.HasPrefix(f.fn, "internal/sync.") {
 			continue
 		}
 		return strings.HasPrefix(f.fn, "net.") || strings.HasPrefix(f.fn, "net/") ||
@@ -165,9 +175,10 @@ func (c *Controller) detach(g *G, s goroutineStack) bool {
 }
 
 // rejoin is the way back of a goroutine that runs as g while another
-// holds the baton (Claim): g itself back from the network, or a goroutine
-// the standard library started from g. It reports whether the caller now
-// holds the baton as g; false: it is an escape.
+// holds the baton (Claim): g itself back from the network (or a goroutine
+// started from g's by code weft does not rewrite, which Claim takes for
+// g's). It reports whether the caller now holds the baton as g; false: it
+// is an escape.
 //
 //go:norace
 func (c *Controller) rejoin(g *G) bool {
@@ -245,8 +256,8 @@ func (c *Controller) takeBacks() {
 // awaitBack waits in real time, when nothing can run, for a goroutine
 // away to come back: up to the next timer's wait if one is pending (once
 // per timer), up to a slice of Options.BlockTimeout otherwise, within
-// Options.BlockTimeout in all since one last came back. It reports
-// whether one did.
+// Options.BlockTimeout in all since one last came back or a visit was
+// served. It reports whether one did, or a visit arrived.
 //
 //go:norace
 func (c *Controller) awaitBack(timer bool, in time.Duration) bool {
@@ -268,14 +279,23 @@ func (c *Controller) awaitBack(timer bool, in time.Duration) bool {
 		}
 		t.Reset(slice)
 		start := time.Now()
+		visit := false
 		select {
 		case <-c.back.ch:
+		case <-c.visitArrived():
+			// A goroutine outside (a server's handler that left the
+			// execution, on a connection of a goroutine away) visits:
+			// served at once (noCandidate).
+			visit = true
 		case <-t.C:
 		}
 		c.back.waited += time.Since(start)
 		c.moves() // the execution waits, bounded: no hang for the watchdog
 		if c.back.n.Load() > 0 {
 			c.takeBacks()
+			return true
+		}
+		if visit {
 			return true
 		}
 	}

@@ -280,7 +280,8 @@ func BenchmarkLongExecution(b *testing.B) {
 	const events = 1_000_000
 	for _, strat := range []string{"pct", "random"} {
 		b.Run("strategy="+strat, func(b *testing.B) {
-			var live uint64
+			var live, held uint64
+			choices := 0
 			b.ReportAllocs()
 			for i := range b.N {
 				s := explore.PCT(uint64(i), 3, events)
@@ -305,8 +306,15 @@ func BenchmarkLongExecution(b *testing.B) {
 				if r.Failure != nil {
 					b.Fatal(r.Failure.Summary())
 				}
+				// What the Result holds, its schedule not asked for.
+				held = max(held, liveHeap()-min(before, liveHeap()))
+				b.StopTimer() // B/op without the Schedule, which nobody asks for
+				choices = max(choices, len(r.Schedule()))
+				b.StartTimer()
 			}
 			b.ReportMetric(float64(live)/(1<<20), "liveMB")
+			b.ReportMetric(float64(held)/(1<<20), "resultMB")
+			b.ReportMetric(float64(choices), "choices")
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*events), "ns/event")
 		})
 	}

@@ -132,9 +132,6 @@ type Result struct {
 	Failure *Failure
 	// More are the failures after the first (further Errorf calls, say).
 	More []*Failure
-	// Schedule lists the choices of the execution that differ from the
-	// default policy. Replaying it reproduces the execution.
-	Schedule Schedule
 	// Steps counts the events.
 	Steps int
 	// Overran reports that the execution spent its budget of explored
@@ -164,6 +161,16 @@ type Result struct {
 	Digests map[string]Digest
 
 	c *Controller // the controller it lives in, if Release may reuse it
+
+	// The choices of the execution that differ from the default policy,
+	// as Schedule returns them: built on the first call (built) from the
+	// record of the controller they are from, for a long execution's
+	// Schedule takes 112 bytes a choice, and most executions' are never
+	// read (an exploration's passing ones). from is nil once nothing is
+	// left to build.
+	schedule Schedule
+	from     *Controller
+	built    bool // under from.schedMu
 }
 
 // A Digest chains the values a goroutine read, in order: two runs whose
@@ -370,6 +377,7 @@ type Controller struct {
 	// of four for a small execution. Last, away from the fields every
 	// event reads.
 	res      Result
+	schedMu  sync.Mutex // held by Result.Schedule as it builds res.schedule
 	schedBuf [2]Choice
 	slabBuf  [4]G
 }
@@ -624,6 +632,10 @@ func (c *Controller) finish(blocked *Result) *Result {
 	r := c.result()
 	if !race.Enabled && !c.escapedSome {
 		r.c = c // no goroutine of the execution is left: it may be reused
+	} else {
+		// A goroutine of the execution may still use the controller (see
+		// Result.c): the schedule is built while it is the execution's.
+		r.Schedule()
 	}
 	return r
 }
@@ -723,26 +735,87 @@ func (c *Controller) panicked(g *G, r any) {
 
 // Current returns the controlled goroutine the caller runs on, or nil when
 // the caller is not controlled (plain mode). A goroutine started with a plain
-// go statement from a controlled one inherits its parent's identity; if it
-// calls a weft primitive while another goroutine holds the baton, the
-// execution fails as an Escape and the caller exits.
+// go statement from a controlled one inherits its parent's identity: one
+// that the standard library started leaves the execution (see Claim) and
+// runs in plain mode; one that other code started, if it calls a weft
+// primitive while another goroutine holds the baton, fails the execution
+// as an Escape and exits.
 func Current() *G {
 	g, _ := gls.Get().(*G)
-	if g == nil {
-		return nil
+	if g == nil || g.Runs() {
+		return g
 	}
-	return g.Claim()
+	return g.c.claimSlow(g)
 }
 
 // Claim returns g, the goroutine the caller's goroutine-local value names
-// (gls.Get): for callers that look the value up themselves, as Current
-// does. If another goroutine holds the baton, the caller is an escaped
-// goroutine, as for Current: the execution fails and the caller exits.
+// (gls.Get), for callers that look the value up themselves, as Current
+// does; or nil if the caller is a goroutine that the standard library
+// started from g's (a server's handler): it carries g's identity, but is
+// none of the execution's, and leaves it (see stray). If another
+// goroutine holds the baton, the caller is an escaped goroutine, as for
+// Current: the execution fails and the caller exits.
+//
+// The goroutines that run controlled ones, weft's workers, are marked
+// (debug.SetPanicOnFault, a flag of the goroutine's own that a go
+// statement does not copy): one test of the flag, at every event, tells a
+// worker from a goroutine started from it. Claim is not inlined (its two
+// calls cost too much); the hottest paths write it out, with Runs.
 func (g *G) Claim() *G {
-	if g.c.cur.Load() != g {
-		g.c.escaped(g)
+	if g.Runs() {
+		return g
+	}
+	return g.c.claimSlow(g)
+}
+
+// Runs reports whether g holds the baton and the caller is a worker, whose
+// goroutine-local value is g (as the caller looked it up): Claim's fast
+// path, inlined. If not, Claim tells what the caller is.
+//
+//go:norace
+func (g *G) Runs() bool {
+	return g.c.cur.Load() == g && debug.SetPanicOnFault(true)
+}
+
+// claimSlow is Claim when another goroutine holds the baton, or the
+// caller is not marked as a worker: a goroutine started from g's, or g's
+// own worker whose mark the code it ran cleared. Runs's test marks the
+// caller if g held the baton, so the mark tells nothing here: the caller's
+// stack does (OnWorker), and its mark is then set as it should be.
+//
+//go:norace
+func (c *Controller) claimSlow(g *G) *G {
+	if !OnWorker() && c.stray(g) {
+		return nil
+	}
+	debug.SetPanicOnFault(true)
+	if c.cur.Load() != g {
+		c.escaped(g)
 	}
 	return g
+}
+
+// stray handles a goroutine that carries g's identity but is not g's: one
+// started with a plain go statement from g's goroutine, or from one that
+// carries its identity in turn, and now at its first weft operation. One
+// that the standard library started (net/http's, running a server's
+// handler; time.AfterFunc's is sim's under weft test) leaves the execution:
+// its labels are cleared, its mark too (Claim's test set it), and it runs
+// in plain mode from now on, as a goroutine started at package
+// initialization does; stray reports true. Any other (a plain go statement
+// in code weft does not rewrite) keeps the mark and g's identity: its
+// operations are g's while g holds the baton, and an escape otherwise
+// (Claim), as before it was told apart; it is marked, lest each of its
+// operations take this slow path.
+//
+//go:norace
+func (c *Controller) stray(g *G) bool {
+	if stdCreator(string(debug.Stack())) == "" {
+		return false
+	}
+	debug.SetPanicOnFault(false)
+	gls.Leave()
+	return true
 }
 
 func (c *Controller) escaped(g *G) {
@@ -754,11 +827,9 @@ func (c *Controller) escaped(g *G) {
 	}
 	block := string(debug.Stack())
 	site, stack := userSite(block)
+	// Not one the standard library started: that one left the execution
+	// (stray).
 	msg := "a goroutine started with a plain go statement (it inherits the identity of goroutine " + g.id + ") used a weft primitive; start it with sim.Go"
-	if by := stdCreator(block); by != "" {
-		msg = "a goroutine the standard library started (created by " + by + "; it inherits the identity of goroutine " + g.id +
-			") used a weft primitive: weft controls the goroutines of the code it rewrites, not those of the standard library (a server in the test's process, httptest's, runs its handlers on them)"
-	}
 	c.escMu.Lock()
 	c.escapes = append(c.escapes, &Failure{
 		Kind:    Escape,
@@ -1697,7 +1768,6 @@ func (c *Controller) result() *Result {
 	*r = Result{
 		Failure:     c.failure,
 		More:        c.more,
-		Schedule:    c.schedule(),
 		Steps:       c.steps,
 		Overran:     c.overran,
 		Decisions:   c.decisions,
@@ -1769,7 +1839,9 @@ func (c *Controller) result() *Result {
 			r.Trace[i] = Event{G: p.g.id, N: p.n, Ops: p.ops, Op: p.op.String(), Obj: p.obj, Site: p.site,
 				At: time.Duration(p.at), Stack: p.stack}
 		}
-		r.Schedule.annotate(r.Trace)
+	}
+	if c.choices.len() > 0 {
+		r.from = c // see Schedule; finish or abandon may build it now
 	}
 	return r
 }

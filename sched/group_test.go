@@ -78,9 +78,9 @@ func TestGroupsChangeNoDecision(t *testing.T) {
 					t.Fatalf("%s, seed %d: %s", name, seed, r.Failure.Summary())
 				}
 			}
-			if grouped.Hash != plain.Hash || grouped.Steps != plain.Steps || !slices.Equal(grouped.Schedule, plain.Schedule) {
+			if grouped.Hash != plain.Hash || grouped.Steps != plain.Steps || !slices.Equal(grouped.Schedule(), plain.Schedule()) {
 				t.Fatalf("%s, seed %d: with groups %d events (hash %x, %d choices), without %d (hash %x, %d choices)",
-					name, seed, grouped.Steps, grouped.Hash, len(grouped.Schedule), plain.Steps, plain.Hash, len(plain.Schedule))
+					name, seed, grouped.Steps, grouped.Hash, len(grouped.Schedule()), plain.Steps, plain.Hash, len(plain.Schedule()))
 			}
 		}
 	}

@@ -277,7 +277,7 @@ func TestModelSleepsWhileOthersLoop(t *testing.T) {
 	if again := sched.Run(body, explore.RandomWalk(1), opts); again.Hash != r.Hash {
 		t.Errorf("same seed: hash %#x, then %#x", r.Hash, again.Hash)
 	}
-	followed := explore.Execute(body, explore.Follow(r.Schedule), opts)
+	followed := explore.Execute(body, explore.Follow(r.Schedule()), opts)
 	if followed.Hash != r.Hash || followed.Failure != nil {
 		t.Errorf("the schedule followed: hash %#x, want %#x (failure %v)", followed.Hash, r.Hash, followed.Failure)
 	}
@@ -357,7 +357,7 @@ func TestModelOverrunEnds(t *testing.T) {
 	if again := sched.Run(body, explore.RandomWalk(3), opts); again.Hash != r.Hash {
 		t.Errorf("same seed: hash %#x, then %#x", r.Hash, again.Hash)
 	}
-	followed := explore.Execute(body, explore.Follow(r.Schedule), opts)
+	followed := explore.Execute(body, explore.Follow(r.Schedule()), opts)
 	if followed.Hash != r.Hash || followed.Failure != nil {
 		t.Errorf("the schedule followed: hash %#x, want %#x (failure %v)", followed.Hash, r.Hash, followed.Failure)
 	}

@@ -100,7 +100,7 @@ func TestPinnedExecutions(t *testing.T) {
 				if r.Failure != nil {
 					t.Fatalf("%s, seed %d: %s", name, seed, r.Failure.Summary())
 				}
-				for _, v := range []uint64{r.Hash, uint64(r.Steps), uint64(r.Decisions), uint64(len(r.Schedule))} {
+				for _, v := range []uint64{r.Hash, uint64(r.Steps), uint64(r.Decisions), uint64(len(r.Schedule()))} {
 					h = fnv.Mix(h, v)
 				}
 			}

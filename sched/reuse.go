@@ -21,8 +21,10 @@ var controllers = sync.Pool{New: func() any { return new(Controller) }}
 func newController() *Controller { return controllers.Get().(*Controller) }
 
 // Release gives r's memory back, for a later execution of Run in the
-// process to reuse: r and its Schedule must not be used after (what else r
-// holds, its failures, KeptRunning, Trace and Digests, stays the caller's).
+// process to reuse: r, a copy of it, and the Schedule r.Schedule returned
+// must not be used after (what else r holds, its failures, KeptRunning,
+// Trace and Digests, stays the caller's). A schedule wanted later is taken
+// with r.Schedule before, and cloned.
 // Releasing is optional: a Result never released is collected as garbage
 // once unreachable. A Result that Run made but may not be reused (under the
 // race detector, or when a goroutine escaped or blocked the execution, and

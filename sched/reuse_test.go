@@ -60,7 +60,7 @@ type execution struct {
 }
 
 func summary(r *sched.Result) execution {
-	return execution{r.Hash, r.Steps, slices.Clone(r.Schedule), r.Failure.Summary()}
+	return execution{r.Hash, r.Steps, slices.Clone(r.Schedule()), r.Failure.Summary()}
 }
 
 // A controller reused through Result.Release runs the same executions as

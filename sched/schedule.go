@@ -1,5 +1,11 @@
 package sched
 
+import (
+	"bytes"
+	"encoding/gob"
+	"fmt"
+)
+
 // A ChoiceKind tells what a Choice decided.
 type ChoiceKind uint8
 
@@ -44,6 +50,32 @@ type Choice struct {
 // in creation order runs, wrapping around. A Pick defaults to 0.
 type Schedule []Choice
 
+// Schedule returns the choices of the execution that differ from the
+// default policy. Replaying it reproduces the execution. It is built on
+// the first call (see Release: not after the Result was released).
+func (r *Result) Schedule() Schedule {
+	c := r.from
+	if c == nil {
+		return r.schedule
+	}
+	c.schedMu.Lock()
+	defer c.schedMu.Unlock()
+	if !r.built {
+		r.schedule = c.schedule()
+		if r.Trace != nil {
+			r.schedule.annotate(r.Trace)
+		}
+		r.built = true
+	}
+	return r.schedule
+}
+
+// SetSchedule makes s r's schedule, for a Result made by hand (a test's
+// stand-in for an execution's).
+func (r *Result) SetSchedule(s Schedule) {
+	r.schedule, r.from = s, nil
+}
+
 // Preemptions counts the choices that switched away from a goroutine that
 // could have continued.
 func (s Schedule) Preemptions() int {
@@ -75,4 +107,35 @@ func (s Schedule) annotate(trace []Event) {
 	for i := range s {
 		s[i].Site = sites[at{s[i].G, s[i].N}]
 	}
+}
+
+// resultFields is Result without its methods: what gob encodes of it, its
+// exported fields.
+type resultFields Result
+
+// resultGob is a Result as GobEncode writes it: its exported fields, and
+// its schedule, built.
+type resultGob struct {
+	Result   *resultFields
+	Schedule Schedule
+}
+
+// GobEncode encodes r's exported fields and its Schedule, which a worker
+// process sends up with the Result of a failing execution.
+func (r *Result) GobEncode() ([]byte, error) {
+	var b bytes.Buffer
+	if err := gob.NewEncoder(&b).Encode(resultGob{(*resultFields)(r), r.Schedule()}); err != nil {
+		return nil, fmt.Errorf("sched: encoding a Result: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+// GobDecode decodes a Result GobEncode encoded into r.
+func (r *Result) GobDecode(data []byte) error {
+	g := resultGob{Result: (*resultFields)(r)}
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&g); err != nil {
+		return fmt.Errorf("sched: decoding a Result: %w", err)
+	}
+	r.SetSchedule(g.Schedule)
+	return nil
 }

@@ -6,10 +6,11 @@ import (
 	"time"
 )
 
-// TestStdCreator: the escape of a goroutine the standard library started
-// (net/http's, running a server's handler in cristalhq/hedgedhttp's
-// tests) names its creator, and does not advise sim.Go, which its user
-// cannot call; one that user code started keeps the advice.
+// TestStdCreator: a goroutine the standard library started (net/http's,
+// running a server's handler in cristalhq/hedgedhttp's tests) is told
+// from one that user code started, which keeps its parent's identity (and
+// an escape's advice to use sim.Go): the first leaves the execution (see
+// Controller.stray).
 func TestStdCreator(t *testing.T) {
 	std, user := make(chan string), make(chan string)
 	time.AfterFunc(0, func() { std <- string(debug.Stack()) })

@@ -64,9 +64,9 @@ func TestTimerQueueChangesNoDecision(t *testing.T) {
 					t.Fatalf("%s, seed %d: %s", name, seed, r.Failure.Summary())
 				}
 			}
-			if queued.Hash != heaped.Hash || queued.Steps != heaped.Steps || queued.Elapsed != heaped.Elapsed || !slices.Equal(queued.Schedule, heaped.Schedule) {
+			if queued.Hash != heaped.Hash || queued.Steps != heaped.Steps || queued.Elapsed != heaped.Elapsed || !slices.Equal(queued.Schedule(), heaped.Schedule()) {
 				t.Fatalf("%s, seed %d: with the queue %d events (hash %x, %d choices, %v), with the heap alone %d (hash %x, %d choices, %v)",
-					name, seed, queued.Steps, queued.Hash, len(queued.Schedule), queued.Elapsed, heaped.Steps, heaped.Hash, len(heaped.Schedule), heaped.Elapsed)
+					name, seed, queued.Steps, queued.Hash, len(queued.Schedule()), queued.Elapsed, heaped.Steps, heaped.Hash, len(heaped.Schedule()), heaped.Elapsed)
 			}
 		}
 	}

@@ -12,8 +12,10 @@ import (
 )
 
 // Visits. A goroutine outside the execution (started in plain mode before
-// it: a purge loop that package initialization started) may send on one
-// of its channels, close one, or signal one of its conds: ants' default
+// it: a purge loop that package initialization started; or one that the
+// standard library started from a goroutine of the execution, which left
+// it: a server's handler) may send on one of its channels, close one,
+// signal one of its conds, or lock one of its mutexes: ants' default
 // pool takes the workers that look idle from its queue, then hands each a
 // nil on its channel, which the execution's worker waits on. Done on the
 // channel's plain state, the send is lost to the execution: the worker
@@ -228,9 +230,23 @@ func (c *Controller) serveVisits(g *G) bool {
 	if !served {
 		return false
 	}
-	c.visitWait, c.visitHeld = 0, 0
+	// The world outside moved: goroutines away are waited for anew.
+	c.visitWait, c.visitHeld, c.back.waited = 0, 0, 0
 	c.progressed()
 	return true
+}
+
+// visitArrived returns the channel that tells of a visit to the execution
+// arriving, or nil if none ever did.
+//
+//go:norace
+func (c *Controller) visitArrived() chan struct{} {
+	visitors.mu.Lock()
+	defer visitors.mu.Unlock()
+	if q := visitors.byExec[c.seq]; q != nil {
+		return q.arrived
+	}
+	return nil
 }
 
 // awaitVisit waits in real time, at a stall that would fail the

@@ -664,8 +664,19 @@ func keepStale(list []*G) []*G {
 }
 
 // roundsBeforeTimer bounds the rounds the stale pollers get in vain while a
-// timer is pending, before it fires (see roundBeforeTimer).
-const roundsBeforeTimer = 2
+// timer is pending, before it fires (see roundBeforeTimer);
+// loadRoundsBeforeTimer bounds them when every stale poller polls by loads
+// alone (loadsAlone) and none spins: a loop whose operations are all loads
+// of a word nothing changes may be at work in plain memory between them,
+// as VictoriaMetrics/metrics' WritePrometheus is, which reads its
+// exposeMetadata flag once for each of the hundreds of metrics it writes
+// (its TestWritePrometheusConcurrent, five goroutines writing beside a
+// 5-second timeout, timed out after the two rounds). A loop of loads that
+// does wait for the timer costs its rounds' loads, a few thousand events.
+const (
+	roundsBeforeTimer     = 2
+	loadRoundsBeforeTimer = 1 << 10
+)
 
 // roundBeforeTimer starts a round for the stale pollers and spinners
 // before a pending timer fires, when no goroutine is a candidate, unless
@@ -681,12 +692,15 @@ const roundsBeforeTimer = 2
 //
 //go:norace
 func (c *Controller) roundBeforeTimer() bool {
-	if c.rounds >= roundsBeforeTimer {
+	if c.rounds >= loadRoundsBeforeTimer {
 		return false
 	}
 	c.dropUnstale()
 	spinners := c.anySpinner()
 	if len(c.stale) == 0 && !spinners {
+		return false
+	}
+	if c.rounds >= roundsBeforeTimer && (spinners || !c.loadsAlone()) {
 		return false
 	}
 	for _, g := range c.stale {

@@ -34,6 +34,14 @@ var watchTimers = sync.Pool{New: func() any {
 	return t
 }}
 
+// The process's first time.NewTimer reads the asynctimerchan GODEBUG
+// setting, which it looks up once (a sync.Once). Made at package
+// initialization, that lookup happens before every goroutine: made by the
+// first execution's watchdog, after the execution began, it would race,
+// under the race detector, with a controlled goroutine's first timer in
+// weft's own code (awaitVisit's), whose synchronization is hidden.
+func init() { watchTimers.Put(watchTimers.Get()) }
+
 // doneChans are the channels on which the last goroutine of an execution
 // tells its watchdog that it exited: a send on a buffered channel rather
 // than a close, so that one serves execution after execution. A channel
@@ -198,6 +206,7 @@ func (w *watcher) check() (g *G, s goroutineStack, running, stuck bool) {
 func (c *Controller) abandon(g *G, s goroutineStack, running bool) *Result {
 	site, stack := s.user()
 	r := c.result()
+	r.Schedule() // built now: the goroutines that drain still use c
 	c.stuck = g
 	c.drained = make(chan struct{})
 	c.abandoned.Store(true)

@@ -2,6 +2,7 @@ package sched
 
 import (
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -283,4 +284,7 @@ func (w *worker) label(g *G) {
 		w.test = test
 	}
 	w.bind.Set(&g.self)
+	// The mark of a worker's goroutine, which Claim tests: a goroutine
+	// started from it carries its labels, not its mark.
+	debug.SetPanicOnFault(true)
 }

@@ -205,7 +205,7 @@ func TestControlledAtomicFuncsLostUpdate(t *testing.T) {
 			t.Errorf("%s: the lost update was never found", s.Name)
 			continue
 		}
-		rp := explore.Follow(first.Schedule)
+		rp := explore.Follow(first.Schedule())
 		if r := sched.Run(racy, rp, sched.Options{}); r.Hash != first.Hash || r.Failure == nil || len(rp.Drift()) != 0 {
 			t.Errorf("%s: replay hash %x, want %x; failure %s; drift %v", s.Name, r.Hash, first.Hash, r.Failure.Summary(), rp.Drift())
 		}
@@ -245,7 +245,7 @@ func TestControlledAtomicFuncsDeterminism(t *testing.T) {
 	for seed := range uint64(20) {
 		r1 := sched.Run(body, explore.RandomWalk(seed), sched.Options{})
 		r2 := sched.Run(body, explore.RandomWalk(seed), sched.Options{})
-		rp := explore.Follow(r1.Schedule)
+		rp := explore.Follow(r1.Schedule())
 		r3 := sched.Run(body, rp, sched.Options{})
 		if r1.Failure != nil || r1.Hash != r2.Hash || r1.Hash != r3.Hash || len(rp.Drift()) != 0 {
 			t.Fatalf("seed %d: hashes %x %x %x, failure %s, drift %v", seed, r1.Hash, r2.Hash, r3.Hash, r1.Failure.Summary(), rp.Drift())

@@ -71,7 +71,7 @@ func BenchmarkRecordChan(b *testing.B) {
 		b.Run(op.name, func(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
-			res, err := record.Record(func() { op.body(b.N) }, nopRecorder{}, record.Options{Name: b.Name(), Dir: b.TempDir()})
+			res, err := record.Record(func() { op.body(b.N) }, &nopRecorder{}, record.Options{Name: b.Name(), Dir: b.TempDir()})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -842,7 +842,7 @@ func TestControlledReplayTracedSchedule(t *testing.T) {
 	body := tracedBody
 	for seed := range uint64(20) {
 		r := sched.Run(body, explore.RandomWalk(seed), sched.Options{Trace: true})
-		rp := explore.Follow(r.Schedule)
+		rp := explore.Follow(r.Schedule())
 		r2 := sched.Run(body, rp, sched.Options{})
 		if r2.Hash != r.Hash {
 			t.Fatalf("seed %d: replay hash %x, want %x", seed, r2.Hash, r.Hash)
@@ -936,13 +936,13 @@ func TestControlledDeterminism(t *testing.T) {
 			if r1.Hash != r2.Hash || r1.Steps != r2.Steps || r1.Elapsed != r2.Elapsed {
 				t.Errorf("%s seed %d: hash %x/%x steps %d/%d", s.Name, seed, r1.Hash, r2.Hash, r1.Steps, r2.Steps)
 			}
-			if !reflect.DeepEqual(r1.Schedule, r2.Schedule) {
-				t.Errorf("%s seed %d: schedules differ:\n%v\n%v", s.Name, seed, r1.Schedule, r2.Schedule)
+			if !reflect.DeepEqual(r1.Schedule(), r2.Schedule()) {
+				t.Errorf("%s seed %d: schedules differ:\n%v\n%v", s.Name, seed, r1.Schedule(), r2.Schedule())
 			}
 			hashes[r1.Hash] = true
 
 			// The schedule alone replays the execution.
-			rp := explore.Follow(r1.Schedule)
+			rp := explore.Follow(r1.Schedule())
 			r3 := sched.Run(busy, rp, sched.Options{})
 			if r3.Hash != r1.Hash || len(rp.Drift()) != 0 {
 				t.Errorf("%s seed %d: replay hash %x, want %x; drift %v", s.Name, seed, r3.Hash, r1.Hash, rp.Drift())
@@ -987,10 +987,10 @@ func TestControlledFindsLostUpdate(t *testing.T) {
 			t.Errorf("%s: the lost update was never found", s.Name)
 			continue
 		}
-		if len(first.Schedule) == 0 {
+		if len(first.Schedule()) == 0 {
 			t.Errorf("%s: a failing execution with an empty schedule", s.Name)
 		}
-		rp := explore.Follow(first.Schedule)
+		rp := explore.Follow(first.Schedule())
 		r := sched.Run(body, rp, sched.Options{})
 		if r.Hash != first.Hash {
 			t.Errorf("%s: replay hash %x, want %x", s.Name, r.Hash, first.Hash)
@@ -1018,8 +1018,8 @@ func TestControlledDefaultPolicyIsSequential(t *testing.T) {
 			panic("lost update under the default policy")
 		}
 	}, explore.Follow(nil), sched.Options{})
-	if r.Failure != nil || len(r.Schedule) != 0 {
-		t.Fatalf("failure %s, schedule %v", r.Failure.Summary(), r.Schedule)
+	if r.Failure != nil || len(r.Schedule()) != 0 {
+		t.Fatalf("failure %s, schedule %v", r.Failure.Summary(), r.Schedule())
 	}
 }
 

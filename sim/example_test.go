@@ -79,7 +79,7 @@ func ExampleVar() {
 	for seed := range uint64(100) {
 		r := sched.Run(body, explore.RandomWalk(seed), sched.Options{})
 		if r.Failure != nil {
-			again := sched.Run(body, explore.Follow(r.Schedule), sched.Options{})
+			again := sched.Run(body, explore.Follow(r.Schedule()), sched.Options{})
 			fmt.Println(r.Failure.Kind, r.Failure.Message, again.Hash == r.Hash)
 			return
 		}

@@ -292,7 +292,7 @@ func TestControlledMapDeterminism(t *testing.T) {
 		o1 := order
 		sched.Run(body, explore.RandomWalk(seed), sched.Options{})
 		o2 := order
-		rp := explore.Follow(r1.Schedule)
+		rp := explore.Follow(r1.Schedule())
 		r3 := sched.Run(body, rp, sched.Options{})
 		if r1.Failure != nil || !reflect.DeepEqual(o1, o2) || !reflect.DeepEqual(o1, order) || r3.Hash != r1.Hash || len(rp.Drift()) != 0 {
 			t.Fatalf("seed %d: orders %v / %v / replayed %v; failure %s, drift %v", seed, o1, o2, order, r1.Failure.Summary(), rp.Drift())

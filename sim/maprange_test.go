@@ -51,7 +51,7 @@ func TestMapRangeControlled(t *testing.T) {
 		o1 := fmt.Sprint(got)
 		r2 := sched.Run(body, explore.RandomWalk(seed), sched.Options{})
 		o2 := fmt.Sprint(got)
-		rp := explore.Follow(r1.Schedule)
+		rp := explore.Follow(r1.Schedule())
 		r3 := sched.Run(body, rp, sched.Options{})
 		o3 := fmt.Sprint(got)
 		if r1.Failure != nil || r2.Failure != nil || r3.Failure != nil {

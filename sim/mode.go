@@ -109,7 +109,11 @@ func lookup() (*sched.G, *record.Thread) {
 	if t, ok := v.(*record.Thread); ok {
 		return nil, t
 	}
-	return claim(v), nil
+	g, _ := v.(*sched.G)
+	if g == nil || g.Runs() {
+		return g, nil
+	}
+	return g.Claim(), nil // nil: the caller left the execution (see sched.G.Claim)
 }
 
 // whoOf returns the goroutine-local value of the goroutine whose key is
@@ -139,13 +143,15 @@ func whoIn(k gls.Key, p *any) any {
 	return whoOf(k)
 }
 
-// claim returns the controlled goroutine v is, claimed, or nil. The
-// recording paths test for a recorded goroutine first, inline (a type
-// assertion compares the value's type word with a constant), and call
-// claim if it is not one.
+// claim returns the controlled goroutine v is, claimed, or nil (also when
+// the caller left the execution: see sched.G.Claim). The recording paths
+// test for a recorded goroutine first, inline (a type assertion compares
+// the value's type word with a constant), and call claim if it is not
+// one; the hottest write it out, since it is not inlined (Claim is not:
+// claim's test with G.Runs, then Claim, costs two calls).
 func claim(v any) *sched.G {
-	if g, ok := v.(*sched.G); ok {
-		return g.Claim()
+	if g, ok := v.(*sched.G); ok && (g.Runs() || g.Claim() != nil) {
+		return g
 	}
 	return nil
 }

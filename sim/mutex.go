@@ -22,6 +22,9 @@ type Mutex struct {
 type mutexState struct {
 	object
 	locked bool
+	// visitor: a goroutine outside the execution holds it (visitLock),
+	// with the mutex's plain one.
+	visitor bool
 	// Recording: the lock is checked, a go-deadlock mutex watching the
 	// order of locks, if the run checks it (record.Options.LockOrder:
 	// checks), and fast, a sync.Mutex, if not. owner is who holds
@@ -117,12 +120,14 @@ func (m *Mutex) Lock() {
 		r.Sync(t, l, sched.ReadWrite, 0)
 		return
 	}
-	if g := claim(who); g != nil {
+	if g, ok := who.(*sched.G); ok && (g.Runs() || g.Claim() != nil) {
 		m.lockControlled(g)
 		return
 	}
-	outside(&m.st, opLock, m)
 	m.mu.Lock()
+	if !m.visitLock() {
+		outside(&m.st, opLock, m)
+	}
 }
 
 // TryLock tries to lock m and reports whether it succeeded.
@@ -175,12 +180,52 @@ func (m *Mutex) Unlock() {
 		}
 		return
 	}
-	if g := claim(who); g != nil {
+	if g, ok := who.(*sched.G); ok && (g.Runs() || g.Claim() != nil) {
 		m.unlockControlled(g)
 		return
 	}
-	outside(&m.st, opUnlock, m)
+	if !m.visitUnlock() {
+		outside(&m.st, opUnlock, m)
+	}
 	m.mu.Unlock()
+}
+
+// visitLock is Lock from a goroutine outside the execution that owns m's
+// state (see visit), which holds m's plain mutex: it takes the execution's
+// side of m too, once free, and the execution's goroutines wait for it
+// (a server's handler on a goroutine net/http started, which left the
+// execution, locks what the test's goroutines lock). It reports whether
+// it did; false: no running execution owns m, or it ended first.
+//
+//go:norace
+func (m *Mutex) visitLock() bool {
+	return visit(&m.st, opLock, m, func(s *mutexState, g *sched.G) bool {
+		if s.locked {
+			return false
+		}
+		s.locked, s.visitor = true, true
+		g.Touch(s.id)
+		return true
+	})
+}
+
+// visitUnlock is Unlock from a goroutine outside the execution, which
+// holds m's plain mutex: it frees the execution's side of m if its Lock
+// took it (visitLock; the visit's result ordered the flag before this
+// read). It reports whether there is nothing to report: true if that Lock
+// did not take it (its Lock reported any use from outside), or the unlock
+// was done; false if the execution ended first.
+//
+//go:norace
+func (m *Mutex) visitUnlock() bool {
+	if s := m.st; s == nil || !s.visitor {
+		return true
+	}
+	return visit(&m.st, opUnlock, m, func(s *mutexState, g *sched.G) bool {
+		s.locked, s.visitor = false, false
+		g.Touch(s.id)
+		return true
+	})
 }
 
 // The controlled paths. As sync.Mutex tells the race detector, an Unlock

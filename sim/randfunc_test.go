@@ -171,7 +171,7 @@ func TestControlledRandFuncsDeterminism(t *testing.T) {
 			v1 := fmt.Sprint(vals)
 			r2 := sched.Run(body, s.Make(seed), sched.Options{})
 			v2 := fmt.Sprint(vals)
-			rp := explore.Follow(r1.Schedule)
+			rp := explore.Follow(r1.Schedule())
 			r3 := sched.Run(body, rp, sched.Options{})
 			v3 := fmt.Sprint(vals)
 			if r1.Failure != nil || r2.Failure != nil || r3.Failure != nil {
@@ -191,8 +191,8 @@ func TestControlledRandFuncsDeterminism(t *testing.T) {
 	}
 	// The default policy picks 0 everywhere.
 	r := sched.Run(body, explore.Follow(nil), sched.Options{})
-	if r.Failure != nil || len(r.Schedule) != 0 || vals["root"][0] != 0 || vals["root"][9] != 0.0 {
-		t.Errorf("default policy: %s, schedule %v, values %v", r.Failure.Summary(), r.Schedule, vals["root"])
+	if r.Failure != nil || len(r.Schedule()) != 0 || vals["root"][0] != 0 || vals["root"][9] != 0.0 {
+		t.Errorf("default policy: %s, schedule %v, values %v", r.Failure.Summary(), r.Schedule(), vals["root"])
 	}
 }
 
@@ -386,8 +386,8 @@ func TestControlledDrawPastTheBudget(t *testing.T) {
 	if want := budget + (draws - budget/4); r.Steps < want-8 || r.Steps > want+8 {
 		t.Errorf("%d events, want about %d", r.Steps, want)
 	}
-	if len(r.Schedule) > budget {
-		t.Errorf("%d choices recorded for %d events explored", len(r.Schedule), budget)
+	if len(r.Schedule()) > budget {
+		t.Errorf("%d choices recorded for %d events explored", len(r.Schedule()), budget)
 	}
 	distinct := map[uint64]bool{}
 	for _, v := range first[budget/4+1:] {
@@ -396,7 +396,7 @@ func TestControlledDrawPastTheBudget(t *testing.T) {
 	if len(distinct) < draws-budget/4-10 {
 		t.Errorf("%d distinct values among the %d drawn past the budget", len(distinct), draws-budget/4-1)
 	}
-	replay := sched.Run(body, explore.Follow(r.Schedule), opts)
+	replay := sched.Run(body, explore.Follow(r.Schedule()), opts)
 	if replay.Hash != r.Hash || !slices.Equal(got, first) {
 		t.Errorf("the replay drew other values: hash %#x, want %#x", replay.Hash, r.Hash)
 	}

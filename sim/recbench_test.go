@@ -72,7 +72,7 @@ func BenchmarkRecordOp(b *testing.B) {
 						b.ReportMetric(float64(rectest.CPUTime()-cpu0)/float64(b.N), "cpu-ns/op")
 						return
 					}
-					var rec record.Recorder = nopRecorder{}
+					var rec record.Recorder = &nopRecorder{}
 					if name != "nop" {
 						var err error
 						if rec, err = record.New(name); err != nil {

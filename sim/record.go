@@ -218,7 +218,7 @@ func atomicLoad[T any](who any, st **varState, load func() T) T {
 		}
 		return recLoadFn(t, s.loc, s.word, load)
 	}
-	if g := claim(who); g != nil {
+	if g, ok := who.(*sched.G); ok && (g.Runs() || g.Claim() != nil) {
 		g.StepReady(opAtomicLoad, stateOf(st, g).id)
 		v := load()
 		g.Observe(digest(&v))
@@ -237,7 +237,7 @@ func atomicStore[T any](who any, st **varState, v T, store func(T)) {
 		recStoreFn(t, s.loc, s.word, v, store)
 		return
 	}
-	if g := claim(who); g != nil {
+	if g, ok := who.(*sched.G); ok && (g.Runs() || g.Claim() != nil) {
 		g.StepReady(opAtomicStore, stateOf(st, g).id)
 		store(v)
 		g.Wrote(digest(&v))
@@ -266,7 +266,7 @@ func atomicRMW[R any](who any, st **varState, op *sched.Op, f func() (R, uint64,
 		}
 		return recRMWFn(t, s.loc, f)
 	}
-	if g := claim(who); g != nil {
+	if g, ok := who.(*sched.G); ok && (g.Runs() || g.Claim() != nil) {
 		g.StepReady(op, stateOf(st, g).id)
 		res, read, left := f()
 		g.Observe(read)

@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"fmt"
 	"os"
 	"sort"
 	"testing"
@@ -16,17 +17,17 @@ import (
 
 type nopRecorder struct{}
 
-func (nopRecorder) Algorithm() string                                        { return "nop" }
-func (nopRecorder) NewThread(*record.Thread)                                 {}
-func (nopRecorder) NewLoc(*record.Loc)                                       {}
-func (nopRecorder) ReadBegin(*record.Thread, *record.Loc) uint64             { return 0 }
-func (nopRecorder) ReadEnd(*record.Thread, *record.Loc, uint64, uint64) bool { return false }
-func (nopRecorder) WriteBegin(*record.Thread, *record.Loc)                   {}
-func (nopRecorder) WriteEnd(*record.Thread, *record.Loc, sched.Access, uint64, uint64) {
+func (*nopRecorder) Algorithm() string                                        { return "nop" }
+func (*nopRecorder) NewThread(*record.Thread)                                 {}
+func (*nopRecorder) NewLoc(*record.Loc)                                       {}
+func (*nopRecorder) ReadBegin(*record.Thread, *record.Loc) uint64             { return 0 }
+func (*nopRecorder) ReadEnd(*record.Thread, *record.Loc, uint64, uint64) bool { return false }
+func (*nopRecorder) WriteBegin(*record.Thread, *record.Loc)                   {}
+func (*nopRecorder) WriteEnd(*record.Thread, *record.Loc, sched.Access, uint64, uint64) {
 }
-func (nopRecorder) Sync(*record.Thread, *record.Loc, sched.Access, uint64) {}
-func (nopRecorder) ExitThread(*record.Thread)                              {}
-func (nopRecorder) Close([]*record.Loc)                                    {}
+func (*nopRecorder) Sync(*record.Thread, *record.Loc, sched.Access, uint64) {}
+func (*nopRecorder) ExitThread(*record.Thread)                              {}
+func (*nopRecorder) Close([]*record.Loc)                                    {}
 
 // firstStrategy runs the default policy and chooses 0.
 type firstStrategy struct{}
@@ -38,7 +39,7 @@ func (firstStrategy) Choose(*sched.G, int) int        { return 0 }
 func recordRun(t *testing.T, body func(), opts record.Options) (*record.Result, *record.Log) {
 	t.Helper()
 	opts.Dir = t.TempDir()
-	res, err := record.Record(body, nopRecorder{}, opts)
+	res, err := record.Record(body, &nopRecorder{}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,6 +51,9 @@ func recordRun(t *testing.T, body func(), opts record.Options) (*record.Result, 
 	return res, log
 }
 
+// Vars that outlive the runs of "var first", whose values stay the same.
+var keptStored, keptLoaded sim.Var[int]
+
 // sequential programs exercising every primitive: recording must count the
 // operations exactly as the controller does, and read the same values.
 var sequential = map[string]func(){
@@ -57,6 +61,16 @@ var sequential = map[string]func(){
 		v := sim.NewVar(3)
 		v.Store(v.Load() + 1)
 		_ = v.Load()
+	},
+	"var first": func() {
+		// A Var's first access in the run, a store and a load, on fresh
+		// Vars and on Vars that kept the state of an earlier execution
+		// (storeOther, loadOther), and a Var whose values are not words.
+		var w sim.Var[string]
+		w.Store("a")
+		keptStored.Store(7)
+		_ = keptLoaded.Load()
+		_ = w.Load()
 	},
 	"atomics": func() {
 		var i32 sim.Int32
@@ -532,7 +546,7 @@ func TestRecordDeadlock(t *testing.T) {
 		a, b := sim.NewChan[int](0), sim.NewChan[int](0)
 		sim.Go(func() { a.Recv() })
 		b.Recv()
-	}, nopRecorder{}, record.Options{Dir: t.TempDir(), StallTimeout: 200 * time.Millisecond})
+	}, &nopRecorder{}, record.Options{Dir: t.TempDir(), StallTimeout: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -545,5 +559,50 @@ func TestRecordDeadlock(t *testing.T) {
 	// Reported after the stall timeout, not never (a minute allows any load).
 	if d := time.Since(start); d > time.Minute {
 		t.Errorf("the deadlock was reported after %v", d)
+	}
+}
+
+// retryRecorder asks every recorded load to be repeated once, as Light does
+// when a write raced with it.
+type retryRecorder struct {
+	nopRecorder
+	reads int
+}
+
+func (r *retryRecorder) ReadEnd(*record.Thread, *record.Loc, uint64, uint64) bool {
+	r.reads++
+	return r.reads%2 == 1
+}
+
+// A recorded load repeated at the recorder's request (loadAgain) reads and
+// counts as one load: the values and the digests are those of control.
+func TestRecordLoadRepeated(t *testing.T) {
+	body := func() {
+		v := sim.NewVar(3)
+		v.Store(v.Load() + 1)
+		if got := v.Load(); got != 4 {
+			panic(fmt.Sprintf("loaded %d, want 4", got))
+		}
+	}
+	ctl := sched.Run(body, firstStrategy{}, sched.Options{Digests: true})
+	rec := &retryRecorder{}
+	res, err := record.Record(body, rec, record.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(res.Log)
+	if res.Failure != nil {
+		t.Fatalf("recorded: %s", res.Failure.Message)
+	}
+	if rec.reads != 4 {
+		t.Errorf("the recorder saw %d read ends, want 4 (two loads, each twice)", rec.reads)
+	}
+	log, err := record.ReadFile(res.Log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := ctl.Digests["0"]
+	if len(log.Threads) != 1 || log.Threads[0].Ops != d.Ops || log.Threads[0].Reads.Reads != d.Reads || log.Threads[0].Reads.Hash != d.Hash {
+		t.Errorf("recorded %+v, controlled %+v", log.Threads, d)
 	}
 }

@@ -383,3 +383,35 @@ func TestVirtualTimersKeptAcrossExecutions(t *testing.T) {
 		t.Fatalf("the kept AfterFunc ran %d times in 4 executions", n)
 	}
 }
+
+// TestVirtualLoadsAloneAreWork checks that goroutines whose only
+// operations are loads of one unchanged word, with their work in plain
+// memory between them (VictoriaMetrics/metrics' WritePrometheus reads its
+// exposeMetadata flag for each metric it writes, in five goroutines), are
+// not taken for loops that wait for time: a timeout pending elsewhere does
+// not fire before their work is done. It fired after two rounds.
+func TestVirtualLoadsAloneAreWork(t *testing.T) {
+	exploreAll(t, func(c *checker) {
+		var flag sim.Uint32
+		results := sim.NewChan[int](3)
+		for range 3 {
+			sim.Go(func() {
+				sum := 0
+				for i := range 300 {
+					if flag.Load() == 0 {
+						sum += i
+					}
+				}
+				results.Send(sum)
+			})
+		}
+		got := 0
+		for range 3 {
+			sim.Select(
+				sim.OnRecv(results, func(int) { got++ }),
+				sim.OnRecv(sim.After(5*time.Second), func(time.Time) {}),
+			)
+		}
+		c.Equal("results before the timeout", got, 3)
+	})
+}

@@ -1,6 +1,9 @@
 package sim
 
 import (
+	"sync/atomic"
+	"unsafe"
+
 	"github.com/weftdev/weft/internal/gls"
 	"github.com/weftdev/weft/record"
 	"github.com/weftdev/weft/sched"
@@ -68,26 +71,32 @@ func (x *Var[T]) loadSlow() T {
 	p := k.Slot()
 	if p != nil {
 		if t, ok := (*p).(*record.Thread); ok {
-			s := runVar(&x.st, t)
-			if s == nil {
-				s = newRecVar[T](&x.st, t)
+			// runVar's, inlined; a Var new to the run, or whose values
+			// are not words, takes loadOther.
+			s := (*varState)(atomic.LoadPointer((*unsafe.Pointer)(unsafe.Pointer(&x.st))))
+			if s == nil || s.run != t.Run() || !s.word {
+				return x.loadOther(t, s)
 			}
-			l, word := s.loc, s.word
+			l := s.loc
 			r := t.Access(l)
-			for {
-				b := r.ReadBegin(t, l)
-				v := x.v
-				d := digestAs(word, &v)
-				if !r.ReadEnd(t, l, b, d) {
-					t.Observe(d)
-					return v
-				}
+			// recLoadFn's loop, its first round written out, the others
+			// out of line (a loop here puts its test at the end, a jump
+			// away); the digest is the word (see digestAs).
+			b := r.ReadBegin(t, l)
+			v := x.v
+			d := *(*uint64)(unsafe.Pointer(&v))
+			if r.ReadEnd(t, l, b, d) {
+				v, d = x.loadAgain(t, l, true, r)
 			}
+			t.Observe(d)
+			return v
 		}
 		if g, ok := (*p).(*sched.G); ok {
 			// Controlled: claim's and loadControlled's, inlined, as in
 			// storeSlow.
-			g = g.Claim()
+			if !g.Runs() && g.Claim() == nil {
+				return x.v // a goroutine that left the execution
+			}
 			s := x.controlled(g)
 			if s == nil {
 				s = x.newControlled(g)
@@ -112,6 +121,32 @@ func (x *Var[T]) loadSlow() T {
 		return x.loadControlled(g)
 	}
 	return x.v
+}
+
+// loadAgain repeats loadSlow's recorded load of x (location l) until the
+// recorder r takes it, and returns the value and its digest.
+//
+//go:noinline
+func (x *Var[T]) loadAgain(t *record.Thread, l *record.Loc, word bool, r record.Recorder) (T, uint64) {
+	for {
+		b := r.ReadBegin(t, l)
+		v := x.v
+		d := digestAs(word, &v)
+		if !r.ReadEnd(t, l, b, d) {
+			return v, d
+		}
+	}
+}
+
+// loadOther is loadSlow's recorded load of a Var whose state in t's run
+// is s, or none yet (then it makes it), or whose values are not words.
+//
+//go:noinline
+func (x *Var[T]) loadOther(t *record.Thread, s *varState) T {
+	if s == nil || s.run != t.Run() {
+		s = newRecVar[T](&x.st, t)
+	}
+	return recLoadFn(t, s.loc, s.word, func() T { return x.v })
 }
 
 //go:norace
@@ -144,22 +179,28 @@ func (x *Var[T]) storeSlow(v T) {
 	p := k.Slot()
 	if p != nil {
 		if t, ok := (*p).(*record.Thread); ok {
-			s := runVar(&x.st, t)
-			if s == nil {
-				s = newRecVar[T](&x.st, t)
+			// runVar's, inlined; a Var new to the run, or whose values
+			// are not words, takes storeOther.
+			s := (*varState)(atomic.LoadPointer((*unsafe.Pointer)(unsafe.Pointer(&x.st))))
+			if s == nil || s.run != t.Run() || !s.word {
+				x.storeOther(t, s, v)
+				return
 			}
 			l := s.loc
 			r := t.Access(l)
 			r.WriteBegin(t, l)
 			x.v = v
-			r.WriteEnd(t, l, sched.Write, 0, digestAs(s.word, &v))
+			r.WriteEnd(t, l, sched.Write, 0, *(*uint64)(unsafe.Pointer(&v))) // the word: see digestAs
 			return
 		}
 		if g, ok := (*p).(*sched.G); ok {
 			// Controlled: claim's and storeControlled's, inlined (the
 			// race detector's builds, which would see x.v here, have no
 			// slot and take storeControlled below).
-			g = g.Claim()
+			if !g.Runs() && g.Claim() == nil {
+				x.v = v // a goroutine that left the execution
+				return
+			}
 			s := x.controlled(g)
 			if s == nil {
 				s = x.newControlled(g)
@@ -185,6 +226,17 @@ func (x *Var[T]) storeSlow(v T) {
 		return
 	}
 	x.v = v
+}
+
+// storeOther is storeSlow's recorded store into a Var whose state in t's
+// run is s, or none yet (then it makes it), or whose values are not words.
+//
+//go:noinline
+func (x *Var[T]) storeOther(t *record.Thread, s *varState, v T) {
+	if s == nil || s.run != t.Run() {
+		s = newRecVar[T](&x.st, t)
+	}
+	recStoreFn(t, s.loc, s.word, v, func(v T) { x.v = v })
 }
 
 //go:norace

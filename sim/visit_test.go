@@ -96,6 +96,26 @@ func TestOutsideOperationsVisitTheExecution(t *testing.T) {
 			check(got == 3, "the visitor did not receive the 3")
 			v.done <- struct{}{}
 		}},
+		{"mutex", func(check func(bool, string)) {
+			// A server's handler on a goroutine net/http started, which
+			// left the execution, locks what the test locks.
+			var mu sim.Mutex
+			n := 0
+			got := sim.NewChan[int](0)
+			got.Len()
+			mu.Lock()
+			v.hand(func() {
+				mu.Lock()
+				n++
+				got.Send(n)
+				mu.Unlock()
+			})
+			mu.Unlock()
+			check(got.Recv() == 1, "the visitor did not count under the lock")
+			mu.Lock()
+			check(n == 1, "the visitor's count is lost")
+			mu.Unlock()
+		}},
 		{"broadcast", func(check func(bool, string)) {
 			var mu sim.Mutex
 			c := sim.NewCond(&mu)

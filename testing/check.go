@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/weftdev/weft/corpus"
+	"github.com/weftdev/weft/internal/frames"
 	"github.com/weftdev/weft/internal/race"
 	jsonreport "github.com/weftdev/weft/report"
 	"github.com/weftdev/weft/sched"
@@ -36,6 +37,7 @@ import (
 // and after minimization, the saved path, and the command that replays it.
 func Check(t *testing.T, body func(*T), opts ...Option) {
 	t.Helper()
+	frames.NoteTestRunner()
 	cfg, err := newConfig(t.Name(), opts, true)
 	if err != nil {
 		t.Fatal(err)
@@ -146,6 +148,12 @@ func selectsEntry(files []corpus.File) bool {
 // signature of its failure, "" if it passed.
 func followEntry(t *testing.T, body func(*T), cfg *config, f corpus.File) string {
 	t.Helper()
+	if n := f.Entry.Parallel; n > 0 {
+		// The limit the schedule ran under, whatever -parallel says.
+		c := *cfg
+		c.sel.parallel = n
+		cfg = &c
+	}
 	r, drift, last := follow(body, f.Entry.Schedule, cfg)
 	if err := writeTimelineJSON(r, f); err != nil {
 		t.Error(err)
@@ -198,6 +206,10 @@ func exploreTest(t *testing.T, body func(*T), cfg *config) {
 	}
 	if len(fs.notes) == 0 {
 		logOutcome(t, cfg, x, elapsed, fs.failures.Load())
+	} else if fs.failures.Load() == 0 && !x.stopped {
+		// The failures were refuted (the test passes, as go test's
+		// fresh process): its first execution shows, subtests included.
+		show(t, x.first, false)
 	}
 	if !cfg.explore {
 		return
@@ -340,7 +352,7 @@ func (fs *findings) refutedUnreplayed(f *Finding) bool {
 		return false
 	}
 	e := &corpus.Entry{Test: fs.cfg.name, Found: foundOf(f.Found), Failure: f.Failure.Summary(),
-		Signature: f.Failure.Signature(), Hash: f.Found.Result.Hash, Schedule: f.Found.Result.Schedule}
+		Signature: f.Failure.Signature(), Hash: f.Found.Result.Hash, Schedule: f.Found.Result.Schedule()}
 	path, err := corpus.Write(fs.cfg.dir, e)
 	if err != nil {
 		return false

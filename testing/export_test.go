@@ -16,7 +16,8 @@ func SaveFinding(dir, name string, s sched.Schedule) (report, path string) {
 	cfg := defaultConfig(name)
 	cfg.dir, cfg.seed = dir, 0x5eed
 	failure := &sched.Failure{Kind: sched.Leak, Message: "the test returned while goroutines remain blocked"}
-	result := &sched.Result{Failure: failure, Schedule: s, Hash: 1}
+	result := &sched.Result{Failure: failure, Hash: 1}
+	result.SetSchedule(s)
 	f := &Finding{
 		Executions: 3,
 		Found:      &explore.Finding{Strategy: "random", Seed: 7, Iteration: 2, Result: result},
@@ -35,3 +36,7 @@ const MaxSavedChoices = maxSavedChoices
 
 // WriteFailure exports writeFailure to the tests.
 var WriteFailure = writeFailure
+
+// ParallelLimit sets go test's -parallel limit for Find's executions:
+// at most n parallel subtests run at once (0, Find's default: no limit).
+func ParallelLimit(n int) Option { return func(c *config) { c.sel.parallel = n } }

@@ -229,7 +229,7 @@ func judge(body func(*T), cfg *config, found *explore.Finding, executions int) *
 		// A runaway is reported with its last events only.
 		traced.TraceFrom = m.Result.Steps - sched.MaxTrace
 	}
-	final := explore.Execute(wrap(body, cfg, &last), explore.Follow(m.Result.Schedule, explore.ExplorationLag(cfg.lag)), traced)
+	final := explore.Execute(wrap(body, cfg, &last), explore.Follow(m.Result.Schedule(), explore.ExplorationLag(cfg.lag)), traced)
 	if !blocked && (final.Failure.Signature() != m.Result.Failure.Signature() || final.Hash != m.Result.Hash) {
 		f.Nondeterminism = fmt.Errorf("the traced replay did not fail the same way: %s (event hash %#x) where the original gave %s (event hash %#x)",
 			final.Failure.Summary(), final.Hash, m.Result.Failure.Summary(), m.Result.Hash)
@@ -243,8 +243,9 @@ func judge(body func(*T), cfg *config, found *explore.Finding, executions int) *
 		return f
 	}
 	f.Final, f.Failure = final, final.Failure
+	parallel := 0
 	if t := last.Load(); t != nil {
-		f.Logs, f.out = t.logs(), t.out
+		f.Logs, f.out, parallel = t.logs(), t.out, t.x.limitUsed()
 	}
 	f.Entry = &corpus.Entry{
 		Test:        cfg.name,
@@ -254,7 +255,8 @@ func judge(body func(*T), cfg *config, found *explore.Finding, executions int) *
 		Preemptions: m.After,
 		Original:    m.Before,
 		Hash:        f.Final.Hash,
-		Schedule:    f.Final.Schedule,
+		Schedule:    f.Final.Schedule(),
+		Parallel:    parallel,
 	}
 	return f
 }
@@ -274,19 +276,19 @@ func shrink(plain func(), found *sched.Result, cfg *config, opts sched.Options) 
 	lag := explore.ExplorationLag(cfg.lag)
 	switch found.Failure.Kind {
 	case sched.Runaway:
-		p := found.Schedule.Preemptions()
+		p := found.Schedule().Preemptions()
 		return explore.Minimized{Result: found, Before: p, After: p}, nil
 	case sched.Blocked:
 		return explore.Minimize(plain, found, explore.MinimizeConfig{Options: opts, Lag: cfg.lag, Stop: cfg.hurry}), nil
 	}
-	if _, err := explore.Verify(plain, found.Schedule, found, 1, opts, lag); err != nil {
+	if _, err := explore.Verify(plain, found.Schedule(), found, 1, opts, lag); err != nil {
 		return explore.Minimized{}, err
 	}
 	m := explore.Minimize(plain, found, explore.MinimizeConfig{Options: opts, Lag: cfg.lag, Stop: cfg.hurry})
-	if _, err := explore.Verify(plain, m.Result.Schedule, m.Result, 2, opts, lag); err != nil {
+	if _, err := explore.Verify(plain, m.Result.Schedule(), m.Result, 2, opts, lag); err != nil {
 		// The shorter schedule does not replay identically: the one
 		// found, which did once, may.
-		if _, again := explore.Verify(plain, found.Schedule, found, 2, opts, lag); again != nil {
+		if _, again := explore.Verify(plain, found.Schedule(), found, 2, opts, lag); again != nil {
 			return explore.Minimized{}, err
 		}
 		m = explore.Minimized{Result: found, Before: m.Before, After: m.Before, Runs: m.Runs}

@@ -42,9 +42,15 @@ func gotestModule(t *testing.T) string {
 // printed.
 func goTest(t *testing.T, dir string, args ...string) (bool, string) {
 	t.Helper()
+	return goTestEnv(t, dir, nil, args...)
+}
+
+// goTestEnv is goTest with env added to the environment.
+func goTestEnv(t *testing.T, dir string, env []string, args ...string) (bool, string) {
+	t.Helper()
 	cmd := exec.Command("go", append([]string{"test", "-count=1"}, args...)...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+	cmd.Env = append(append(os.Environ(), "GOFLAGS=-mod=mod"), env...)
 	out, err := cmd.CombinedOutput()
 	if _, exit := err.(*exec.ExitError); err != nil && !exit {
 		t.Fatalf("go test %v: %v", args, err)
@@ -75,6 +81,17 @@ func TestGoTest(t *testing.T) {
 		ok, out := goTest(t, dir, "./procs", "-explore", "-explore.iters", "2000", "-explore.workers", "2", "-v", "-cpu", "2")
 		if !ok || !strings.Contains(out, "ran differently in a worker process with GOMAXPROCS=1") ||
 			strings.Contains(out, "than in the test's") || !strings.Contains(out, "no failure in 2000 executions") {
+			t.Fatalf("go test -explore:\n%s", out)
+		}
+	})
+
+	t.Run("parallel", func(t *testing.T) {
+		// The test process's default -parallel, 2 at GOMAXPROCS=2, holds
+		// in its worker processes, at GOMAXPROCS=1: the subtests meet, and
+		// the executions run there as in the test process.
+		ok, out := goTestEnv(t, dir, []string{"GOMAXPROCS=2"}, "./parallel", "-explore", "-explore.iters", "200", "-explore.workers", "2", "-v")
+		if !ok || !strings.Contains(out, "no failure in 200 executions") || !strings.Contains(out, "2 worker processes") ||
+			strings.Contains(out, "ran differently") {
 			t.Fatalf("go test -explore:\n%s", out)
 		}
 	})
@@ -119,6 +136,12 @@ func TestGoTest(t *testing.T) {
 		// package variable: a fresh process, as go test, passes.
 		ok, out := goTest(t, dir, "./rerun", "-v", "-run", "TestClosesPool")
 		if !ok || !strings.Contains(out, "weft: execution 2 failed") || !strings.Contains(out, "passes when a fresh process follows its schedule") {
+			t.Fatalf("go test:\n%s", out)
+		}
+		// The same in a subtest: the test shows it, as go test does.
+		ok, out = goTest(t, dir, "./rerun", "-v", "-run", "TestSubtestClosesPool")
+		if !ok || !strings.Contains(out, "passes when a fresh process follows its schedule") ||
+			!strings.Contains(out, "--- PASS: TestSubtestClosesPool/explore/sub") {
 			t.Fatalf("go test:\n%s", out)
 		}
 		// A fresh process that fails otherwise: the report says with what.

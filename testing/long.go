@@ -26,7 +26,7 @@ const LongBudgets = 128
 // letRunOn follows the runaway's schedule again, with LongBudgets budgets.
 func letRunOn(plain func(), runaway *sched.Result, cfg *config, opts sched.Options) *sched.Result {
 	opts.Overruns = LongBudgets - 1
-	return explore.Execute(plain, explore.Follow(runaway.Schedule, explore.ExplorationLag(cfg.lag)), opts)
+	return explore.Execute(plain, explore.Follow(runaway.Schedule(), explore.ExplorationLag(cfg.lag)), opts)
 }
 
 // longNote says what a long test's runaway turned out to be.

@@ -202,7 +202,7 @@ type PropertyInfo struct {
 
 // writeProperty writes how a property's failing case was found and shrunk.
 func writeProperty(b *strings.Builder, p *PropertyInfo, final *sched.Result) {
-	before, after := p.First.Schedule.Preemptions(), final.Schedule.Preemptions()
+	before, after := p.First.Schedule().Preemptions(), final.Schedule().Preemptions()
 	from, to := text.Count(before, "preemption"), text.Count(after, "preemption")
 	if p.FirstInputs != "" {
 		from = p.FirstInputs + ", " + from

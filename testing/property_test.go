@@ -47,8 +47,8 @@ func TestFindCasesShrinks(t *testing.T) {
 			t.Fatalf("FindCases = %+v, want a saved error", f)
 		}
 		p := f.Property
-		if p.Inputs != "++" || f.Final.Schedule.Preemptions() != 1 || len(p.Deviations) != 1 {
-			t.Errorf("shrunk to inputs %q, %d preemptions, deviations %#v; want ++ and one of each", p.Inputs, f.Final.Schedule.Preemptions(), p.Deviations)
+		if p.Inputs != "++" || f.Final.Schedule().Preemptions() != 1 || len(p.Deviations) != 1 {
+			t.Errorf("shrunk to inputs %q, %d preemptions, deviations %#v; want ++ and one of each", p.Inputs, f.Final.Schedule().Preemptions(), p.Deviations)
 		}
 		if !slices.Contains(p.Draws, "n: 2") || p.DeterministicRuns < 2 {
 			t.Errorf("draws %q, run %d times: want n: 2, run at least twice", p.Draws, p.DeterministicRuns)

@@ -50,8 +50,8 @@ func (s *search) finding() *Finding {
 	}
 	f.Failure, f.Final, p.DeterministicRuns, p.detailer = final.failure, final.result, s.hashes[final.result.Hash], final.detailer
 	p.Deviations = final.devs
-	f.Minimized = explore.Minimized{Result: final.result, Before: s.first.result.Schedule.Preemptions(),
-		After: final.result.Schedule.Preemptions(), Runs: s.runs}
+	f.Minimized = explore.Minimized{Result: final.result, Before: s.first.result.Schedule().Preemptions(),
+		After: final.result.Schedule().Preemptions(), Runs: s.runs}
 	if final.t != nil {
 		f.Logs, f.out = final.t.logs(), final.t.out
 	}
@@ -69,7 +69,7 @@ func (s *search) finding() *Finding {
 		Original:    f.Minimized.Before,
 		Hash:        final.result.Hash,
 		Input:       input,
-		Schedule:    final.result.Schedule,
+		Schedule:    final.result.Schedule(),
 	}
 	return f
 }

@@ -312,7 +312,7 @@ func writeTimeline(b *strings.Builder, r *sched.Result) {
 		index[fmt.Sprintf("%s#%d", e.G, e.N)] = i
 	}
 	var preempts []sched.Choice
-	for _, c := range r.Schedule {
+	for _, c := range r.Schedule() {
 		if c.Kind == sched.RunChoice && c.Preempt {
 			preempts = append(preempts, c)
 		}

@@ -16,10 +16,12 @@ import (
 func TestTimelineShowsLastPreemptions(t *testing.T) {
 	const n = 40
 	r := &sched.Result{}
+	var s sched.Schedule
 	for i := 1; i <= n; i++ {
 		r.Trace = append(r.Trace, sched.Event{G: "0", N: i, Op: "Yield", Site: "p.go:" + strconv.Itoa(i)})
-		r.Schedule = append(r.Schedule, sched.Choice{Kind: sched.RunChoice, G: "0", N: i, Next: "0.1", Preempt: true})
+		s = append(s, sched.Choice{Kind: sched.RunChoice, G: "0", N: i, Next: "0.1", Preempt: true})
 	}
+	r.SetSchedule(s)
 	var b strings.Builder
 	weft.WriteTimeline(&b, r)
 	out := b.String()

@@ -41,12 +41,14 @@ type T struct {
 	// Parallel subtests (see Parallel): a subtest's release tells Run
 	// whether it went parallel (true) or ended (false); a parent's
 	// barrier is closed once its function returns, and psubs counts its
-	// parallel subtests until they complete.
-	release  *sim.Chan[bool]
-	barrier  *sim.Chan[struct{}]
-	psubs    sim.WaitGroup
-	parallel bool
-	ended    bool // its function returned: its barrier is closed
+	// parallel subtests until they complete. hasParallel: one of its
+	// subtests went parallel (guarded by x.mu).
+	release     *sim.Chan[bool]
+	barrier     *sim.Chan[struct{}]
+	psubs       sim.WaitGroup
+	parallel    bool
+	hasParallel bool
+	ended       bool // its function returned: its barrier is closed
 }
 
 // execution is what the T's of one execution share.
@@ -59,6 +61,7 @@ type execution struct {
 	sel     selection
 	root    *output
 	std     testing.TB // set by Plain: what the T's report goes there
+	slots   slots      // go test's -parallel limit (parallel.go)
 }
 
 // output is what a test or subtest of an execution wrote, as go test shows
@@ -82,11 +85,13 @@ type item struct {
 	sub   *output
 }
 
-// selection is how go test's -run and -skip select subtests, and the name
-// of the go test the execution's subtests appear under.
+// selection is how go test's -run and -skip select subtests, the name of
+// the go test the execution's subtests appear under, and how many parallel
+// subtests run at once (go test's -parallel; 0: no limit).
 type selection struct {
 	container string
 	run, skip string
+	parallel  int
 }
 
 func newT(name string, sel selection) *T {
@@ -98,6 +103,7 @@ func newT(name string, sel selection) *T {
 		x   execution
 	}{}
 	n.x.sel, n.x.root = sel, &n.out
+	n.x.slots.running = 1 // the top-level test's, as go test's main test holds one
 	n.t.name, n.t.path, n.t.out, n.t.x = name, sel.container, &n.out, &n.x
 	return &n.t
 }
@@ -165,6 +171,7 @@ func (t *T) Run(name string, f func(t *T)) bool {
 	sim.Go(func() {
 		defer func() {
 			sub.waitParallel()
+			sub.settle()
 			sub.complete()
 			if sub.parallel {
 				t.psubs.Done()
@@ -186,28 +193,40 @@ func (t *T) Run(name string, f func(t *T)) bool {
 // the subtest waits until the parent's function has returned, then goes
 // on beside the others, under the controller, which explores their
 // interleavings; the parent completes (and its Cleanup functions run) once
-// they have. It must be called from the subtest's own goroutine, once. At
-// the top of a test, or outside an execution, it does nothing: executions
-// of one test are serialized.
+// they have. At most go test's -parallel of them run at once: the others
+// wait for a slot, and which one gets a freed slot is the schedule's
+// choice (see parallel.go). It must be called from the subtest's own
+// goroutine, once. At the top of a test, or outside an execution, it does
+// nothing: executions of one test are serialized.
 func (t *T) Parallel() {
 	if t.parent == nil || t.release == nil || t.parallel || t.x.std != nil {
 		return
 	}
 	t.parallel = true
 	t.parent.psubs.Add(1)
+	t.x.mu.Lock()
+	t.parent.hasParallel = true
+	t.x.mu.Unlock()
 	t.release.Send(true)
 	t.parent.barrier.Recv()
+	t.x.acquire()
 }
 
 // waitParallel is called once t's function has returned: its parallel
-// subtests go on, and it waits for them to complete. Called again, it
-// does nothing.
+// subtests go on, t's slot freed for them, and it waits for them to
+// complete. Called again, it does nothing.
 func (t *T) waitParallel() {
 	if t.ended || t.barrier == nil {
 		t.ended = true
 		return
 	}
 	t.ended = true
+	t.x.mu.Lock()
+	hadParallel := t.hasParallel
+	t.x.mu.Unlock()
+	if hadParallel {
+		t.x.release()
+	}
 	t.barrier.Close()
 	t.psubs.Wait()
 }

@@ -4,11 +4,14 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"reflect"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
 
+	"github.com/weftdev/weft/internal/frames"
 	"github.com/weftdev/weft/sim/simctx"
 )
 
@@ -36,6 +39,9 @@ type TB struct {
 // Tests instrumented by weft test call it.
 func Test(t *testing.T, body func(*TB), opts ...Option) {
 	t.Helper()
+	if f := runtime.FuncForPC(reflect.ValueOf(body).Pointer()); f != nil {
+		frames.NoteBody(f.Name()) // runtime.CallersFrames names it as the test
+	}
 	var skipped atomic.Pointer[string]
 	opts = append([]Option{func(c *config) { c.command, c.inline = "weft test", true }}, opts...)
 	Check(t, func(wt *T) {
@@ -221,9 +227,10 @@ func (s selection) selected(name string) bool {
 	return true
 }
 
-// flagSelection is the selection of go test's own -run and -skip flags.
+// flagSelection is the selection of go test's own -run, -skip and
+// -parallel flags.
 func flagSelection(container string) selection {
-	s := selection{container: container}
+	s := selection{container: container, parallel: parallelLimit()}
 	if f := flag.Lookup("test.run"); f != nil {
 		s.run = f.Value.String()
 	}

@@ -33,6 +33,7 @@ type workerSetup struct {
 	Index     int    // which of its Check calls, from 0
 	Container string // the go test name the execution's subtests show under
 	Run, Skip string // the test process's -run and -skip, which select subtests
+	Parallel  int    // the test process's -parallel (see parallelLimit)
 }
 
 // checks counts the Check calls of each running test, so that a worker
@@ -75,7 +76,7 @@ func inWorker(t *testing.T, body func(*T), cfg *config, index int) bool {
 		return true
 	}
 	c := *cfg
-	c.sel = selection{container: w.Container, run: w.Run, skip: w.Skip}
+	c.sel = selection{container: w.Container, run: w.Run, skip: w.Skip, parallel: w.Parallel}
 	ignoreSignals() // the coordinator ends its workers (signal.go)
 	in, out := explore.WorkerPipes()
 	if err := explore.Serve(in, out, wrap(body, &c, nil)); err != nil {
@@ -91,7 +92,8 @@ func spawner(t *testing.T, index int, cfg *config) func(bool) (explore.Worker, e
 	if !cfg.explore || cfg.exploreWorkers() < 2 || runtime.GOOS == "windows" { // Windows: no inherited pipes
 		return nil
 	}
-	setup, err := json.Marshal(workerSetup{Test: t.Name(), Index: index, Container: cfg.sel.container, Run: cfg.sel.run, Skip: cfg.sel.skip})
+	setup, err := json.Marshal(workerSetup{Test: t.Name(), Index: index, Container: cfg.sel.container,
+		Run: cfg.sel.run, Skip: cfg.sel.skip, Parallel: cfg.sel.parallel})
 	if err != nil {
 		panic(err) // strings and an int
 	}
@@ -123,6 +125,7 @@ var workerFlags = map[string]bool{
 	"test.failfast": true, "test.shuffle": true, "test.bench": true, "test.list": true, "test.cpu": true,
 	"test.cpuprofile": true, "test.memprofile": true, "test.blockprofile": true, "test.mutexprofile": true,
 	"test.trace": true, "test.coverprofile": true, "test.testlogfile": true, "explore.worker": true,
+	"test.parallel": true, // given again, as the test process sees it: its default is GOMAXPROCS
 }
 
 // childArgs is the command line of a process of the test binary that runs
@@ -155,7 +158,8 @@ func childArgs(test string, extra ...string) []string {
 	for _, elem := range strings.Split(test, "/") {
 		run = append(run, "^"+regexp.QuoteMeta(elem)+"$")
 	}
-	kept = append(kept, "-test.run="+strings.Join(run, "/"), "-test.count=1", "-test.timeout=0")
+	kept = append(kept, "-test.run="+strings.Join(run, "/"), "-test.count=1", "-test.timeout=0",
+		"-test.parallel="+strconv.Itoa(parallelLimit()))
 	if !flagsSet()["explore.timelimit"] {
 		// The executions keep the test process's time limit.
 		kept = append(kept, "-explore.timelimit="+timeLimit().String())

@@ -23,6 +23,7 @@ import (
 var weftRuntime = []string{
 	workspace.WeftModule + "/sim",
 	workspace.WeftModule + "/sim/simctx",
+	workspace.WeftModule + "/sim/simnet",
 	workspace.WeftModule + "/testing",
 }
 

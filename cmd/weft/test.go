@@ -132,8 +132,7 @@ func runTest(dir string, args []string, stdout, stderr io.Writer) (int, error) {
 	// it does not know (-explore) takes a value.
 	cmd := exec.Command("go", append(append([]string{"test", "-overlay=" + s.Overlay}, a.patterns...), a.goArgs...)...)
 	cmd.Dir = dir
-	// WEFT_COMMAND: the replay commands in reports say weft test.
-	cmd.Env = append(workspace.Env(os.Environ(), s.Work), "WEFT_COMMAND=weft test")
+	cmd.Env = testEnv(os.Environ(), s.Work)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr
 	code := 0
 	if err := cmd.Run(); err != nil {
@@ -163,4 +162,23 @@ func overlayCmd(args []string) error {
 	}
 	fmt.Printf("GOWORK=%s go test -overlay=%s\n", s.Work, s.Overlay)
 	return nil
+}
+
+// testEnv returns the environment of weft test's go test: env with the
+// workspace's GOWORK and GOFLAGS (workspace.Env); WEFT_COMMAND, so that
+// the replay commands in reports say weft test; and env's GOWORK and
+// GOFLAGS as WEFT_USER_GOWORK and WEFT_USER_GOFLAGS, which weft's testing
+// package gives back to the test's process, as go test would leave them
+// (a test that runs the go command must not find weft's workspace).
+func testEnv(env []string, work string) []string {
+	var gowork, goflags string
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "GOWORK="); ok {
+			gowork = v
+		} else if v, ok := strings.CutPrefix(kv, "GOFLAGS="); ok {
+			goflags = v
+		}
+	}
+	return append(workspace.Env(env, work), "WEFT_COMMAND=weft test",
+		"WEFT_USER_GOWORK="+gowork, "WEFT_USER_GOFLAGS="+goflags)
 }

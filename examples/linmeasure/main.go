@@ -66,8 +66,8 @@ func main() {
 			}
 			p := f.Property
 			cases = append(cases, p.Cases)
-			firstOps, firstPre = append(firstOps, count(p.FirstInputs)), append(firstPre, p.First.Schedule.Preemptions())
-			ops, pre = append(ops, count(p.Inputs)), append(pre, f.Final.Schedule.Preemptions())
+			firstOps, firstPre = append(firstOps, count(p.FirstInputs)), append(firstPre, p.First.Schedule().Preemptions())
+			ops, pre = append(ops, count(p.Inputs)), append(pre, f.Final.Schedule().Preemptions())
 		}
 		start := time.Now()
 		f, err := ex.fixedCases(*fixedN)

@@ -83,7 +83,7 @@ func (b *Builder) AddPreemptions(test string, r *sched.Result) {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for _, c := range r.Schedule {
+	for _, c := range r.Schedule() {
 		if c.Kind != sched.RunChoice || !c.Preempt {
 			continue
 		}

@@ -79,7 +79,7 @@ func TestProfile(t *testing.T) {
 	if found == nil {
 		t.Fatal("no failure")
 	}
-	failing := explore.Execute(lostUpdate, explore.Follow(found.Result.Schedule), opts)
+	failing := explore.Execute(lostUpdate, explore.Follow(found.Result.Schedule()), opts)
 	b.AddPreemptions("TestLost", failing)
 	var preemptions int64
 	for _, s := range b.Profile().Sample {
@@ -88,8 +88,8 @@ func TestProfile(t *testing.T) {
 			t.Errorf("a preemption of %v", s.Label)
 		}
 	}
-	if preemptions != int64(failing.Schedule.Preemptions()) || preemptions == 0 {
-		t.Errorf("%d preemptions counted, the schedule has %d", preemptions, failing.Schedule.Preemptions())
+	if preemptions != int64(failing.Schedule().Preemptions()) || preemptions == 0 {
+		t.Errorf("%d preemptions counted, the schedule has %d", preemptions, failing.Schedule().Preemptions())
 	}
 
 	// Written, merged with another process's, and read by go tool pprof.

@@ -20,7 +20,7 @@ const Module = "github.com/weftdev/weft"
 // the module; every package under internal/ is too. Their frames are
 // weft's machinery. cmd/weft and the examples are not among them.
 var runtimePackages = map[string]bool{
-	"sched": true, "sim": true, "sim/simctx": true, "explore": true,
+	"sched": true, "sim": true, "sim/simctx": true, "sim/simnet": true, "explore": true,
 	"record": true, "record/aggreplay": true, "record/leap": true,
 	"record/light": true, "record/stride": true, "record/all": true,
 	"record/internal/table": true, "replay": true,

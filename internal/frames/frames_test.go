@@ -61,3 +61,21 @@ func TestStdFile(t *testing.T) {
 		t.Errorf("StdFile(%q) or StdFile(\"\") is true", here)
 	}
 }
+
+// TestRename checks that a test's body noted by NoteBody and its closures
+// are named as go test names them, and nothing else is renamed.
+func TestRename(t *testing.T) {
+	NoteBody("example.com/p.TestX.func1")
+	for fn, want := range map[string]string{
+		"example.com/p.TestX.func1":     "example.com/p.TestX",
+		"example.com/p.TestX.func1.2":   "example.com/p.TestX.func2",
+		"example.com/p.TestX.func1.2.1": "example.com/p.TestX.func2.1",
+		"example.com/p.TestX.func10":    "example.com/p.TestX.func10",
+		"example.com/p.TestY.func1":     "example.com/p.TestY.func1",
+		"example.com/p.helper":          "example.com/p.helper",
+	} {
+		if got := Rename(fn); got != want {
+			t.Errorf("Rename(%q) = %q, want %q", fn, got, want)
+		}
+	}
+}

@@ -16,9 +16,11 @@
 // A goroutine started with a plain go statement inherits its parent's label
 // set, so Get on it returns the parent's value: callers must check that the
 // value they get is the one they expect to be running (the controller does,
-// by comparing with the goroutine it scheduled). The labels themselves are
-// real pprof labels, so CPU and goroutine profiles of a weft test show which
-// goroutine of which execution ran.
+// by comparing with the goroutine it scheduled, and by a mark that its
+// workers carry and the goroutines they start do not: see sched.G.Claim),
+// and such a goroutine can leave its parent's binding (Leave). The labels
+// themselves are real pprof labels, so CPU and goroutine profiles of a weft
+// test show which goroutine of which execution ran.
 package gls
 
 import (
@@ -211,6 +213,14 @@ func (b Binding) Release() {
 	pprof.SetGoroutineLabels(context.Background())
 }
 
+// Leave clears the calling goroutine's labels, which it inherited from the
+// goroutine that started it (a go statement copies them): Get returns nil
+// on it from now on, and on the goroutines it starts. Its starter's
+// binding is left as it is.
+func Leave() {
+	pprof.SetGoroutineLabels(context.Background())
+}
+
 // Get returns the value bound to the calling goroutine's label set, or nil.
 //
 //go:norace
@@ -305,9 +315,13 @@ func (k Key) Slot() *any {
 	if race.Enabled {
 		return nil
 	}
-	e := own(k.p)
-	if e == nil {
+	// own's checks, in one condition: the path on which k is a binding's
+	// falls through them, with no jump (own's two returns of nil, merged,
+	// cost the callers two).
+	p := k.p
+	if p == nil || uintptr(unsafe.Pointer(unsafe.SliceData((*labelSet)(p).list))) != uintptr(p)+labelsOffset ||
+		unsafe.StringData((*entry)(p).labels[0].key) != &magic[0] {
 		return nil
 	}
-	return (*any)(atomic.LoadPointer((*unsafe.Pointer)(unsafe.Pointer(&e.value))))
+	return (*any)(atomic.LoadPointer((*unsafe.Pointer)(unsafe.Pointer(&(*entry)(p).value))))
 }

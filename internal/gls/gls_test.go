@@ -200,3 +200,31 @@ func TestKeyValueAgreesWithGet(t *testing.T) {
 	}()
 	<-done
 }
+
+// TestLeave: a goroutine that inherited its starter's binding leaves it,
+// and the goroutines it starts then see nothing either; its starter keeps
+// its value.
+func TestLeave(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		b := gls.Bind("mine", "k", "v")
+		defer b.Release()
+		seen := make(chan any, 3)
+		go func() {
+			seen <- gls.Get()
+			gls.Leave()
+			seen <- gls.Get()
+			go func() { seen <- gls.Get() }()
+		}()
+		for i, want := range []any{"mine", nil, nil} {
+			if v := <-seen; v != want {
+				t.Errorf("child's Get #%d = %v, want %v", i, v, want)
+			}
+		}
+		if !b.Held() || gls.Get() != "mine" {
+			t.Errorf("the starter: held %v, Get = %v", b.Held(), gls.Get())
+		}
+	}()
+	<-done
+}

@@ -13,7 +13,7 @@ import (
 // FromResult builds the picture of a traced execution (sched.Options.Trace):
 // a lane per goroutine in the order they first appear, a box per event,
 // the spans each goroutine waited, the links between goroutines (see
-// links.go), the preemptions of r.Schedule and r.Failure. Notes are added
+// links.go), the preemptions of r.Schedule() and r.Failure. Notes are added
 // under the title as given; the failure comes first.
 //
 // Position i of the axis is event i of r.Trace. At an event, the goroutine
@@ -74,7 +74,7 @@ func newExecution(r *sched.Result) *execution {
 		}
 		last[e.G] = i
 	}
-	for _, c := range r.Schedule {
+	for _, c := range r.Schedule() {
 		if c.Kind == sched.RunChoice && c.Preempt {
 			x.preempt[[2]string{c.G, strconv.Itoa(c.N)}] = c
 		}

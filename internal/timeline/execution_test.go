@@ -172,8 +172,8 @@ func TestPreemptionAndFailure(t *testing.T) {
 			}
 		}
 	}
-	if preempted != f.Schedule.Preemptions() || preempted == 0 || failed != 1 {
-		t.Errorf("%d preempted boxes for %d preemptions, %d failures marked", preempted, f.Schedule.Preemptions(), failed)
+	if preempted != f.Schedule().Preemptions() || preempted == 0 || failed != 1 {
+		t.Errorf("%d preempted boxes for %d preemptions, %d failures marked", preempted, f.Schedule().Preemptions(), failed)
 	}
 	ready := 0
 	for _, s := range tl.Spans {
@@ -220,7 +220,7 @@ func findFailure(t *testing.T, body func()) *sched.Result {
 	if err != nil || found == nil {
 		t.Fatalf("no failure found (%v)", err)
 	}
-	r := traced(t, body, found.Result.Schedule)
+	r := traced(t, body, found.Result.Schedule())
 	if r.Failure == nil {
 		t.Fatal("the failing schedule does not fail again")
 	}

@@ -125,8 +125,8 @@ func TestHTML(t *testing.T) {
 	if waits != len(tl.Spans) {
 		t.Errorf("%d shaded waits for %d spans", waits, len(tl.Spans))
 	}
-	if n := len(withClass(els, "rect", "preempted")); n != f.Schedule.Preemptions() {
-		t.Errorf("%d preempted boxes for %d preemptions", n, f.Schedule.Preemptions())
+	if n := len(withClass(els, "rect", "preempted")); n != f.Schedule().Preemptions() {
+		t.Errorf("%d preempted boxes for %d preemptions", n, f.Schedule().Preemptions())
 	}
 	if len(withClass(els, "rect", "failure")) != 1 || !bytes.Contains(page, []byte("failure: panic")) {
 		t.Error("the failure is not marked")

@@ -324,7 +324,9 @@ func parse(r io.Reader) *result {
 			if e.Test != "" {
 				key += strings.SplitN(e.Test, "/", 2)[0]
 			}
-			if strings.Contains(e.Output, "[build failed]") || strings.Contains(e.Output, "[setup failed]") {
+			// A test's own output may hold a go test it ran (zap's
+			// TestStacktraceFiltersVendorZap prints one's "[setup failed]").
+			if e.Test == "" && (strings.Contains(e.Output, "[build failed]") || strings.Contains(e.Output, "[setup failed]")) {
 				res.buildFailed[e.Package] = true
 			}
 			if strings.HasPrefix(e.Output, "=== ") || strings.HasPrefix(e.Output, "weft: ") && strings.Contains(e.Output, "elapsed:") {

@@ -40,7 +40,7 @@ func Check[O, S any](t *testing.T, buggy, fixed lin.Spec[O, S], kind sched.Failu
 		t.Fatalf("the finding was not saved: %v", f.Nondeterminism)
 	}
 	t.Logf("found in scenario %d, shrunk from %s, %d preemptions to %s, %d preemptions",
-		f.Property.Cases, f.Property.FirstInputs, f.Property.First.Schedule.Preemptions(), f.Property.Inputs, f.Final.Schedule.Preemptions())
+		f.Property.Cases, f.Property.FirstInputs, f.Property.First.Schedule().Preemptions(), f.Property.Inputs, f.Final.Schedule().Preemptions())
 
 	// Saved and read back, the case fails the same way, every time.
 	path, err := corpus.Write(t.TempDir(), f.Entry)

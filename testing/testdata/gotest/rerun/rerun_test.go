@@ -158,3 +158,23 @@ func TestRegistersUnreplayed(t *testing.T) {
 		handled = true
 	})
 }
+
+var subClosed bool
+
+// TestSubtestClosesPool is TestClosesPool in a subtest: though the
+// executions after the first fail on the closed pool, which a fresh
+// process refutes, the test passes and shows its subtest, from its first
+// execution, as go test does.
+func TestSubtestClosesPool(t *testing.T) {
+	weft.Check(t, func(t *weft.T) {
+		t.Run("sub", func(t *weft.T) {
+			if subClosed {
+				t.Fatal("the pool is closed")
+			}
+			var wg sim.WaitGroup
+			wg.Go(func() {})
+			wg.Wait()
+			subClosed = true
+		})
+	})
+}

@@ -1,0 +1,192 @@
+package sched_test
+
+import (
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"runtime/debug"
+	"testing"
+	"time"
+
+	"github.com/weftdev/weft/explore"
+	"github.com/weftdev/weft/internal/race"
+	"github.com/weftdev/weft/sched"
+	"github.com/weftdev/weft/sim"
+)
+
+// TestStdGoroutineLeaves: the goroutines net/http starts from a controlled
+// one (an httptest server's, started by the root) carry its identity, but
+// are none of the execution's: at their first weft operation they leave
+// it, and run in plain mode (Current is nil on them), whoever holds the
+// baton. The root makes a request itself, holding the baton while it
+// waits in the network, and then four goroutines of the execution make
+// theirs together. Before, the handler was taken for the root while the
+// root held the baton, and its operations failed the execution as an
+// escape while another goroutine did. The handler locks a mutex that the
+// root locks too: its Lock and Unlock visit the execution (sim.Mutex;
+// not under the race detector, which has no visits).
+func TestStdGoroutineLeaves(t *testing.T) {
+	lock := func(mu *sim.Mutex, f func()) {
+		if !race.Enabled {
+			mu.Lock()
+			defer mu.Unlock()
+			f()
+		}
+	}
+	want := 5
+	if race.Enabled {
+		want = 0
+	}
+	for i := range 4 {
+		seen := make(chan *sched.G, 8)
+		var served sim.Int64
+		var mu sim.Mutex
+		count := 0
+		r := sched.Run(func() {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				seen <- sched.Current()
+				served.Add(1)
+				sim.Sleep(time.Millisecond)
+				lock(&mu, func() { count++ })
+				io.WriteString(w, "ok")
+			}))
+			defer srv.Close()
+			get := func() {
+				resp, err := http.Get(srv.URL)
+				if err != nil {
+					panic(err)
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				lock(&mu, func() { _ = count })
+			}
+			get()
+			var wg sim.WaitGroup
+			for range 4 {
+				wg.Go(get)
+			}
+			wg.Wait()
+		}, explore.RandomWalk(uint64(i)), sched.Options{BlockTimeout: 10 * time.Second})
+		if r.Failure != nil {
+			t.Fatalf("execution %d: %s", i, r.Failure.Summary())
+		}
+		close(seen)
+		n := 0
+		for g := range seen {
+			n++
+			if g != nil {
+				t.Errorf("execution %d: a handler runs as goroutine %s", i, g.ID())
+			}
+		}
+		if n != 5 || served.Load() != 5 || count != want {
+			t.Errorf("execution %d: %d handlers ran, %d served, %d counted, want 5 (%d counted)", i, n, served.Load(), count, want)
+		}
+	}
+}
+
+// TestWorkerMarkRestored: a controlled goroutine whose code clears the
+// mark that tells it from the goroutines started from it
+// (debug.SetPanicOnFault) is still itself at its next operation, and
+// marked again.
+func TestWorkerMarkRestored(t *testing.T) {
+	var same, marked bool
+	r := sched.Run(func() {
+		g := sched.Current()
+		debug.SetPanicOnFault(false)
+		same = sched.Current() == g
+		marked = debug.SetPanicOnFault(true)
+	}, explore.PCT(1, 3, 100), sched.Options{})
+	if r.Failure != nil {
+		t.Fatal(r.Failure.Summary())
+	}
+	if !same || !marked {
+		t.Errorf("after clearing the mark: same goroutine %v, marked again %v", same, marked)
+	}
+}
+
+// TestServerCloseAway: httptest's Server.Close waits (on a sync.WaitGroup)
+// for a handler, on a goroutine that left the execution, which waits in
+// turn for a goroutine of the execution to close a channel (a visit): the
+// goroutine in Close goes away, as one blocked in the network does, and
+// the others run. Before, it held the execution's turn, nothing else ran,
+// and the execution failed as blocked outside weft's control
+// (cristalhq/hedgedhttp's TestOriginalResponseWins: its cleanup closes
+// the server while a handler still waits to receive its sleep).
+func TestServerCloseAway(t *testing.T) {
+	if race.Enabled {
+		t.Skip("nothing goes away under the race detector")
+	}
+	r := sched.Run(func() {
+		started, release := sim.NewChan[int](1), sim.NewChan[int](0)
+		started.Len()
+		release.Len()
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			started.Send(1)
+			release.RecvOK()
+		}))
+		sim.Go(func() {
+			if resp, err := http.Get(srv.URL); err == nil {
+				resp.Body.Close()
+			}
+		})
+		started.Recv()
+		sim.Go(func() {
+			sim.Sleep(time.Millisecond)
+			release.Close()
+		})
+		srv.Close()
+	}, explore.RandomWalk(1), sched.Options{BlockTimeout: 2 * time.Second})
+	if r.Failure != nil {
+		t.Fatal(r.Failure.Summary())
+	}
+}
+
+// TestVisitsKeepAwayWaited: the root serves HTTP (groupcache's child
+// processes in its TestHTTPPool do), away in Accept, while a client
+// outside every execution makes requests for longer than the block
+// timeout; each handler, on a goroutine net/http started, which left the
+// execution, locks a mutex of the execution (visits). A visit served is
+// the world outside moving: the root, away, is waited for anew. Before,
+// the execution gave up on it after the block timeout in all, and failed
+// as blocked.
+func TestVisitsKeepAwayWaited(t *testing.T) {
+	if race.Enabled {
+		t.Skip("nothing goes away under the race detector")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const block = 200 * time.Millisecond
+	client := make(chan error, 1)
+	go func() {
+		defer l.Close()
+		deadline := time.Now().Add(3 * block)
+		for time.Now().Before(deadline) {
+			resp, err := http.Get("http://" + l.Addr().String())
+			if err != nil {
+				client <- err
+				return
+			}
+			resp.Body.Close()
+			time.Sleep(block / 10)
+		}
+		client <- nil
+	}()
+	r := sched.Run(func() {
+		var mu sim.Mutex
+		mu.Lock()
+		mu.Unlock()
+		http.Serve(l, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			mu.Unlock()
+		}))
+	}, explore.RandomWalk(1), sched.Options{BlockTimeout: block})
+	if r.Failure != nil {
+		t.Fatal(r.Failure.Summary())
+	}
+	if err := <-client; err != nil {
+		t.Fatal(err)
+	}
+}
