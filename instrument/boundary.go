@@ -10,16 +10,23 @@ import (
 // does not instrument: a rewritten context handed to it becomes a standard
 // one (simctx.ToStd), and a standard context it returns becomes weft's
 // (simctx.FromStd), so that http.NewRequestWithContext(ctx, ...) and
-// ctx := req.Context() keep compiling and working.
+// ctx := req.Context() keep compiling and working. So are the contexts
+// handed to a function of ours that keeps the standard one (stdctx.go).
 func (r *rewriter) contextBoundary(n *ast.CallExpr) {
 	fn := r.pr.callee(n)
-	if fn == nil || fn.Pkg() == nil || r.instrumented(fn.Pkg()) || replacedCallee(fn) {
+	if fn == nil || fn.Pkg() == nil || replacedCallee(fn) {
+		return
+	}
+	outside := !r.instrumented(fn.Pkg()) || r.pr.inWholeFile(fn)
+	// A function of ours that keeps the standard context (see stdctx.go)
+	// takes it as one outside does.
+	if !outside && r.pr.stdContextWhy(fn) == "" {
 		return
 	}
 	sig := fn.Type().(*types.Signature)
 	for i, arg := range n.Args {
 		pt := paramType(sig, i, n.Ellipsis.IsValid())
-		if pt != nil && isContextType(pt) && isContextType(r.info.TypeOf(arg)) {
+		if pt != nil && isContextType(pt) && r.ourContext(r.info.TypeOf(arg), pt) {
 			if why := r.skipped(arg); why != "" {
 				continue
 			}
@@ -27,6 +34,9 @@ func (r *rewriter) contextBoundary(n *ast.CallExpr) {
 			r.used[ctxName] = true
 			r.replace(arg, ctxName+".ToStd("+r.text(arg)+")")
 		}
+	}
+	if !outside {
+		return // its results are ours
 	}
 	if res := sig.Results(); res.Len() == 1 && isContextType(res.At(0).Type()) {
 		if why := r.skipped(n); why != "" {
@@ -42,6 +52,20 @@ func (r *rewriter) contextBoundary(n *ast.CallExpr) {
 			}
 		}
 	}
+}
+
+// ourContext reports whether the values of type t, handed where a
+// context.Context std is wanted, are weft's contexts after the rewrite:
+// context.Context itself, or an interface type of a rewritten package
+// defined from it (cilium/hive's type HookContext context.Context, whose
+// values went to http.Server.Shutdown unconverted).
+func (r *rewriter) ourContext(t, std types.Type) bool {
+	if isContextType(t) {
+		return true
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && r.instrumented(n.Obj().Pkg()) &&
+		types.Identical(n.Underlying(), std.Underlying())
 }
 
 // paramType returns the type of the parameter argument i of a call of sig

@@ -23,8 +23,13 @@ type decisions struct {
 	// contents are the holders (a sync.Map, a context) whose contents
 	// keep Go's types (see holders.go).
 	contents map[objKey]string
-	skip     map[span]string   // sites not rewritten, and why
-	whole    map[string]string // files left as they are, and why
+	// stdCtx are the functions and methods, and stdCtxLit the function
+	// literals, whose context parameters keep the standard library's type
+	// (see stdctx.go), and why.
+	stdCtx    map[objKey]string
+	stdCtxLit map[span]string
+	skip      map[span]string   // sites not rewritten, and why
+	whole     map[string]string // files left as they are, and why
 	// version counts the decisions about each file, so that a package
 	// whose files gained one is rewritten again.
 	version map[string]int
@@ -32,12 +37,14 @@ type decisions struct {
 
 func newDecisions() *decisions {
 	return &decisions{
-		raw:      map[span]string{},
-		obj:      map[objKey]string{},
-		contents: map[objKey]string{},
-		skip:     map[span]string{},
-		whole:    map[string]string{},
-		version:  map[string]int{},
+		raw:       map[span]string{},
+		obj:       map[objKey]string{},
+		contents:  map[objKey]string{},
+		stdCtx:    map[objKey]string{},
+		stdCtxLit: map[span]string{},
+		skip:      map[span]string{},
+		whole:     map[string]string{},
+		version:   map[string]int{},
 	}
 }
 

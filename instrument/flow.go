@@ -333,8 +333,10 @@ func (f *flow) flowInto(dst any, dt types.Type, src ast.Expr) {
 			f.union(dst, f.node(src))
 		}
 		f.implements(st, dt)
+		f.stdContexts(dst, dt, src)
 		return
 	}
+	f.stdContexts(dst, dt, src)
 	if !f.tracked(st) && (dt == nil || !f.tracked(dt)) {
 		return
 	}

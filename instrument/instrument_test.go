@@ -328,3 +328,28 @@ func TestLeaveFile(t *testing.T) {
 		}
 	}
 }
+
+// TestLeaveFileContext leaves out a file whose function takes a context:
+// the rest of the package hands it a standard one, as to code weft does
+// not instrument, and is rewritten.
+func TestLeaveFileContext(t *testing.T) {
+	dir := scratch(t, "ctxiface")
+	res, err := instrument.Rewrite(load(t, dir), instrument.Config{
+		Instrument: instrumented("ctxiface"),
+		LeaveFile: func(path string) string {
+			if filepath.Base(path) == "left.go" {
+				return "left out"
+			}
+			return ""
+		},
+	})
+	must(t, err)
+	for _, p := range res.Packages {
+		if p.Whole != "" {
+			t.Errorf("%s left whole: %s", p.ID, p.Whole)
+		}
+	}
+	if src := res.Files[filepath.Join(dir, "ctxiface.go")]; !bytes.Contains(src, []byte("left(weftctx.ToStd(ctx))")) {
+		t.Errorf("the call of left does not convert its context:\n%s", src)
+	}
+}

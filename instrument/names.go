@@ -43,6 +43,16 @@ var replacements = map[string]map[string][2]string{
 		"Gosched", simName, "Yield"),
 }
 
+// stdTwins maps an import path, then an exported name of that package, to
+// a function of sim with the same signature that the rewritten code calls
+// instead. Unlike replacements, the rest of the rewrite sees the original:
+// a function of code weft does not instrument, whose contexts stay the
+// standard library's (see contextBoundary and stdctx.go).
+var stdTwins = map[string]map[string][2]string{
+	"runtime/pprof": with(map[string][2]string{},
+		"Do", simName, "PprofDo", "SetGoroutineLabels", simName, "PprofSetGoroutineLabels"),
+}
+
 // with adds renamed entries to m: name, import, new name, ...
 func with(m map[string][2]string, renames ...string) map[string][2]string {
 	for i := 0; i+2 < len(renames); i += 3 {

@@ -28,6 +28,8 @@ type rewriter struct {
 	rawTypes bool
 
 	tparams  map[*ast.StarExpr]bool // the *testing.T of the file's test signatures
+	stdFuncs map[ast.Node]bool      // the functions that keep the standard context (see stdctx.go)
+	stdTypes map[ast.Expr]bool      // the context.Context of their parameters
 	parents  map[ast.Node]ast.Node
 	reported map[token.Pos]bool
 }
@@ -104,6 +106,7 @@ func (r *rewriter) sim(name string) string {
 
 // rewrite applies every rule to the file, children before parents.
 func (r *rewriter) rewrite() ([]byte, []piece) {
+	r.findStdContexts()
 	var stack []ast.Node
 	ast.Inspect(r.file, func(n ast.Node) bool {
 		if n != nil {
@@ -162,8 +165,10 @@ func (r *rewriter) visit(n, parent ast.Node) {
 	case *ast.FuncDecl:
 		r.testFunc(n)
 		r.plainFunc(n, n.Type, n.Body)
+		r.stdPrologue(n, n.Type, n.Body)
 	case *ast.FuncLit:
 		r.plainFunc(n, n.Type, n.Body)
+		r.stdPrologue(n, n.Type, n.Body)
 	case *ast.TypeSpec:
 		r.namedChanDecl(n)
 	case *ast.ArrayType:

@@ -24,6 +24,9 @@ func (r *rewriter) selector(n *ast.SelectorExpr, parent ast.Node) {
 	}
 	to, ok := replacements[pn.Imported().Path()][n.Sel.Name]
 	if !ok {
+		to, ok = stdTwins[pn.Imported().Path()][n.Sel.Name]
+	}
+	if !ok || r.stdTypes[n] {
 		return
 	}
 	if why := r.skipped(n); why != "" {
@@ -120,6 +123,7 @@ func (r *rewriter) operand(e ast.Expr) string {
 // cap), and converts values at the boundary with uninstrumented code.
 func (r *rewriter) call(n *ast.CallExpr) {
 	r.contextBoundary(n)
+	r.contextDone(n)
 	r.testingBoundary(n)
 	if r.reflectChanOp(n) || r.dialerOp(n) {
 		return
