@@ -124,14 +124,26 @@ func (s goroutineStack) inNetwork() bool {
 	return false
 }
 
+// outside reports whether the goroutine waits for the world outside the
+// execution: in the network, or for a child process, which may be a
+// client of the execution's own servers (cilium/hive's shell test runs
+// its binary as one) and so needs the others to run, as under go test.
+// One that waits for a child is given the baton back, once the others
+// can no longer run, as one in the network is (giveBack); the watchdog
+// then waits for the child however long it takes (waitsForChild).
+func (s goroutineStack) outside() bool {
+	return s.inNetwork() || s.waitsForChild()
+}
+
 // detach takes the baton from g, which holds it and was seen (stack s)
-// blocked in the network, and decides who runs in its place. It reports
-// false if g may be on its way back (it is not blocked there any more),
+// blocked in the network or waiting for a child process (outside), and
+// decides who runs in its place. It reports false if g may be on its way
+// back (it is not blocked there any more),
 // or the execution may not let it go. Run by the watchdog.
 //
 //go:norace
 func (c *Controller) detach(g *G, s goroutineStack) bool {
-	if race.Enabled || g == nil || !s.inNetwork() || c.abandoned.Load() ||
+	if race.Enabled || g == nil || !s.outside() || c.abandoned.Load() ||
 		c.back.spent.Load() == g && g.n == c.back.spentAt || !c.cur.CompareAndSwap(g, detaching) {
 		return false
 	}
@@ -140,7 +152,7 @@ func (c *Controller) detach(g *G, s goroutineStack) bool {
 	// waits. (Reading the goroutine profile stops the world: what g wrote
 	// before it blocked is seen.)
 	s, ok := c.stackOf(goroutineStacks(), g)
-	if !ok || !s.blocked() || !s.inNetwork() || c.aborting || g.done {
+	if !ok || !s.blocked() || !s.outside() || c.aborting || g.done {
 		c.cur.CompareAndSwap(detaching, g)
 		return false
 	}

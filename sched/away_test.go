@@ -4,6 +4,9 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -205,5 +208,41 @@ func TestStdGoroutinesOutliveExecution(t *testing.T) {
 		case !strict && (len(r.KeptRunning) == 0 || !strings.Contains(r.KeptRunning[0].Op, "net/http.")):
 			t.Errorf("kept running: %+v, want net/http's goroutines", r.KeptRunning)
 		}
+	}
+}
+
+// TestAwayWaitingForChild: the root waits for a child process that ends
+// only once another goroutine of the execution has made a file, as a
+// test waits for its binary run as a client of the execution's servers
+// (cilium/hive's TestInteractiveShell). The root goes away while it
+// waits, as in the network, and the other runs. Before, the root kept
+// the baton for as long as the child ran, the other could not run, and
+// the child gave up (and the test hung when it waited for good).
+func TestAwayWaitingForChild(t *testing.T) {
+	if race.Enabled {
+		t.Skip("under -race a goroutine does not go away (see Controller.detach)")
+	}
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	file := filepath.Join(t.TempDir(), "made")
+	// The child waits for the file for 30 s at most.
+	wait := `i=0; while [ ! -e "$1" ]; do i=$((i+1)); [ $i -gt 3000 ] && exit 1; sleep 0.01; done`
+	var out []byte
+	r := sched.Run(func() {
+		made := sim.NewChan[bool](1)
+		sim.Go(func() {
+			sim.Yield()
+			made.Send(os.WriteFile(file, nil, 0o600) == nil)
+		})
+		out, err = exec.Command(sh, "-c", wait, "sh", file).CombinedOutput()
+		made.Recv()
+	}, explore.Follow(nil), sched.Options{BlockTimeout: 30 * time.Second}) // the root runs on to the child
+	if r.Failure != nil {
+		t.Fatal(r.Failure.Summary())
+	}
+	if err != nil {
+		t.Fatalf("the child did not see the file: %v %s", err, out)
 	}
 }
