@@ -168,6 +168,7 @@ func (c *Controller) detach(g *G, s goroutineStack) bool {
 	c.now += int64(Tick)
 	c.mix(uint64(g.idx)<<32 ^ opAway.hash)
 	c.moves()
+	c.account(g) // the event before, as step does: a close g made just before wakes its waiters
 	g.op, g.obj, g.wait, g.yield = opAway, 0, Never, false
 	g.wgen++
 	c.await(g)

@@ -246,3 +246,32 @@ func TestAwayWaitingForChild(t *testing.T) {
 		t.Fatalf("the child did not see the file: %v %s", err, out)
 	}
 }
+
+// TestAwayAfterAChange: the root closes a channel another goroutine waits
+// on, then waits for a child process (it goes away). The close, its last
+// event before, is taken stock of when it goes away, as at any event: the
+// waiter runs and exits. Before, the close was never accounted, the
+// waiter never woke, and the execution failed as a leak (a hive test's
+// fatalOnTimeout goroutine, waiting on a channel its Start closes on
+// return, before the test runs its binary as a client).
+func TestAwayAfterAChange(t *testing.T) {
+	if race.Enabled {
+		t.Skip("under -race a goroutine does not go away (see Controller.detach)")
+	}
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	r := sched.Run(func() {
+		done := sim.NewChan[struct{}](1)
+		sim.Go(func() { done.Recv() })
+		sim.Yield() // the other waits on done
+		done.Close()
+		if err := exec.Command(sh, "-c", "sleep 0.2").Run(); err != nil {
+			t.Error(err)
+		}
+	}, explore.Follow(nil), sched.Options{})
+	if r.Failure != nil {
+		t.Fatal(r.Failure.Summary())
+	}
+}
