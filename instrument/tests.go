@@ -10,15 +10,8 @@ import (
 // other packages of the module and in libraries take it too), but in the
 // signatures of tests and of fuzz targets, which the testing package calls.
 func (r *rewriter) testingType(n *ast.StarExpr) {
-	sel, ok := n.X.(*ast.SelectorExpr)
-	if !ok || sel.Sel.Name != "T" || r.testParams()[n] || r.pr.plainParams[n] {
-		return
-	}
-	x, ok := sel.X.(*ast.Ident)
-	if !ok {
-		return
-	}
-	if pn, ok := r.info.Uses[x].(*types.PkgName); !ok || pn.Imported().Path() != "testing" {
+	x := r.testingT(n.X)
+	if x == nil || r.testParams()[n] || r.pr.plainParams[n] {
 		return
 	}
 	if why := r.skipped(n); why != "" {
@@ -44,18 +37,7 @@ func (r *rewriter) testingType(n *ast.StarExpr) {
 //	weftt.Plain(&testing.T{})
 func (r *rewriter) testingLit(n *ast.UnaryExpr) {
 	lit, ok := n.X.(*ast.CompositeLit)
-	if !ok {
-		return
-	}
-	sel, ok := lit.Type.(*ast.SelectorExpr)
-	if !ok || sel.Sel.Name != "T" {
-		return
-	}
-	x, ok := sel.X.(*ast.Ident)
-	if !ok {
-		return
-	}
-	if pn, ok := r.info.Uses[x].(*types.PkgName); !ok || pn.Imported().Path() != "testing" {
+	if !ok || r.testingT(lit.Type) == nil {
 		return
 	}
 	if why := r.skipped(n); why != "" {
@@ -279,4 +261,21 @@ func takesTestingT(sig *types.Signature) bool {
 		}
 	}
 	return false
+}
+
+// testingT returns the package name of e if e is testing.T, the testing
+// package's T named through its import, or nil.
+func (r *rewriter) testingT(e ast.Expr) *ast.Ident {
+	sel, ok := e.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "T" {
+		return nil
+	}
+	x, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	if pn, ok := r.info.Uses[x].(*types.PkgName); !ok || pn.Imported().Path() != "testing" {
+		return nil
+	}
+	return x
 }
