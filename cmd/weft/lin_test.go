@@ -66,14 +66,7 @@ func TestWeftTestLin(t *testing.T) {
 		t.Skip("runs go test several times")
 	}
 	dir := linModule(t)
-	run := func(args ...string) (int, string) {
-		var out strings.Builder
-		code, err := runTest(dir, args, &out, &out)
-		if err != nil {
-			t.Fatalf("weft test %v: %v\n%s", args, err, out.String())
-		}
-		return code, out.String()
-	}
+	run := weftTestIn(t, dir)
 	if code, out := run("-run", "TestFixed", "./..."); code != 0 {
 		t.Fatalf("weft test of the fixed counter failed:\n%s", out)
 	}

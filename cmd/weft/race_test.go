@@ -35,14 +35,7 @@ func TestWeftTestRace(t *testing.T) {
 	}
 	dir := plainModule(t)
 	t.Setenv("GOFLAGS", "-mod=mod")
-	run := func(args ...string) (int, string) {
-		var out strings.Builder
-		code, err := runTest(dir, args, &out, &out)
-		if err != nil {
-			t.Fatalf("weft test %v: %v\n%s", args, err, out.String())
-		}
-		return code, out.String()
-	}
+	run := weftTestIn(t, dir)
 
 	if code, out := run("-race", "-run", "TestSync", "-explore", "-explore.iters", syncIterations, "./races"); code != 0 {
 		t.Fatalf("weft test -race reports a synchronized program:\n%s", out)

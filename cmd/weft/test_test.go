@@ -51,14 +51,7 @@ func TestWeftTest(t *testing.T) {
 		t.Skip("runs go test several times")
 	}
 	dir := plainModule(t)
-	run := func(args ...string) (int, string) {
-		var out strings.Builder
-		code, err := runTest(dir, args, &out, &out)
-		if err != nil {
-			t.Fatalf("weft test %v: %v\n%s", args, err, out.String())
-		}
-		return code, out.String()
-	}
+	run := weftTestIn(t, dir)
 
 	if code, out := run("-run", "TestFixed", "./..."); code != 0 {
 		t.Fatalf("weft test of the fixed twins failed:\n%s", out)
@@ -123,14 +116,7 @@ func TestWeftTestParallel(t *testing.T) {
 		t.Skip("runs go test several times")
 	}
 	dir := plainModule(t)
-	run := func(args ...string) (int, string) {
-		var out strings.Builder
-		code, err := runTest(dir, args, &out, &out)
-		if err != nil {
-			t.Fatalf("weft test %v: %v\n%s", args, err, out.String())
-		}
-		return code, out.String()
-	}
+	run := weftTestIn(t, dir)
 	if code, out := run("-parallel", "4", "-run", "TestMeet|TestBatch|TestFixedParallel", "./parallel"); code != 0 {
 		t.Fatalf("weft test -parallel 4 failed:\n%s", out)
 	}
@@ -202,5 +188,18 @@ func TestTestEnvKeepsTheUserGoEnv(t *testing.T) {
 	}
 	if len(want) > 0 {
 		t.Errorf("testEnv = %q, missing %v", env, want)
+	}
+}
+
+// weftTestIn returns a function that runs weft test with args in dir and
+// returns its exit code and output; an error running it fails t.
+func weftTestIn(t *testing.T, dir string) func(args ...string) (int, string) {
+	return func(args ...string) (int, string) {
+		var out strings.Builder
+		code, err := runTest(dir, args, &out, &out)
+		if err != nil {
+			t.Fatalf("weft test %v: %v\n%s", args, err, out.String())
+		}
+		return code, out.String()
 	}
 }
