@@ -190,3 +190,51 @@ func TestVisitsKeepAwayWaited(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestUninstrumentedGoroutineLeaves: under Options.Rewritten (weft test's),
+// a goroutine that code other than weft's starts with a plain go statement
+// from a controlled one (here the test's own code, standing for a package
+// the safety net skipped: etcd raft's rafttest runs its nodes so) leaves
+// the execution at its first weft operation, as one the standard library
+// started does: Current is nil on it, whoever holds the baton, and its
+// send on a channel of the execution visits it (not under the race
+// detector, which has no visits). The first goroutine's first operation
+// is an atomic's (sim's lookup: Runs, then Claim), while the root holds
+// the baton, waiting for it on a Go channel; the second sends at once,
+// the root waiting in a receive, stalled, perhaps before it ran. Before,
+// the first was taken for the root (Claim asked Runs again, which the
+// first Runs had marked it for), and the two could run weft's operations
+// at once (rafttest crashed the process in sim.addrIndex); the stall
+// failed as a deadlock without waiting for the second's visit.
+func TestUninstrumentedGoroutineLeaves(t *testing.T) {
+	for i := range 4 {
+		var seen *sched.G
+		var n sim.Int64
+		got := 0
+		r := sched.Run(func() {
+			ch := sim.NewChan[int](0)
+			ch.Len() // the execution's
+			asked := make(chan struct{})
+			go func() {
+				n.Add(1)
+				seen = sched.Current()
+				close(asked)
+			}()
+			<-asked
+			if race.Enabled {
+				return
+			}
+			go ch.Send(1)
+			got = ch.Recv()
+		}, explore.RandomWalk(uint64(i)), sched.Options{Rewritten: true, BlockTimeout: 10 * time.Second})
+		if r.Failure != nil {
+			t.Fatalf("execution %d: %s", i, r.Failure.Summary())
+		}
+		if seen != nil {
+			t.Errorf("execution %d: the goroutine runs as goroutine %s", i, seen.ID())
+		}
+		if want := 1; got != want && !race.Enabled {
+			t.Errorf("execution %d: received %d, want %d", i, got, want)
+		}
+	}
+}

@@ -12,6 +12,10 @@ import (
 )
 
 // goroutinesCreated returns how many goroutines the process has created.
+// A controlled goroutine calls it too (startedOthers): c.metric is state
+// of the controller's.
+//
+//go:norace
 func (c *Controller) goroutinesCreated() uint64 {
 	s := c.metric[:] // in the controller: a sample on the stack would escape
 	s[0].Name = "/sched/goroutines-created:goroutines"
