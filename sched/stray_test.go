@@ -115,7 +115,7 @@ func TestWorkerMarkRestored(t *testing.T) {
 // the server while a handler still waits to receive its sleep).
 func TestServerCloseAway(t *testing.T) {
 	if race.Enabled {
-		t.Skip("nothing goes away under the race detector")
+		t.Skip("no visits under the race detector")
 	}
 	r := sched.Run(func() {
 		started, release := sim.NewChan[int](1), sim.NewChan[int](0)
@@ -152,7 +152,7 @@ func TestServerCloseAway(t *testing.T) {
 // as blocked.
 func TestVisitsKeepAwayWaited(t *testing.T) {
 	if race.Enabled {
-		t.Skip("nothing goes away under the race detector")
+		t.Skip("no visits under the race detector")
 	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

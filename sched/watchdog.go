@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/weftdev/weft/internal/race"
 	"github.com/weftdev/weft/internal/text"
 )
 
@@ -134,7 +133,7 @@ func (w *watcher) busy(passed time.Duration) bool {
 // found soon (see detach); one that computes costs a few looks at the
 // goroutines' stacks more.
 func (w *watcher) next() time.Duration {
-	if race.Enabled || w.quiet >= 30 {
+	if w.quiet >= 30 {
 		return w.interval
 	}
 	return min(awayTick<<w.quiet, w.interval)
