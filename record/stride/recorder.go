@@ -67,7 +67,52 @@ type strideRecorder struct{}
 type strideThread struct {
 	lastLoc uint32              // location of the previous read, 0 for none
 	bound   table.Table[uint64] // location → last version logged by a read
+	// queue holds the read entries of the goroutine's stream logged
+	// once it releases the primitive it is in, nq of them (see put).
+	queue [strideQueue]strideEntry
+	nq    int
 }
+
+// strideQueue is how many read entries a goroutine defers at most.
+const strideQueue = 16
+
+// strideEntry is a deferred entry of a goroutine's stream.
+type strideEntry struct {
+	tag  uint8
+	argc uint8
+	n    uint64
+	args [3]uint64
+}
+
+// put logs an entry of t's stream once t releases the primitive it is in
+// (record.Releaser): a read made inside a critical section is appended to
+// the stream after the release, in order, so that what the section costs
+// stays inside it and the gap between two sections, where a race between
+// them is decided, grows instead (the probe effect, internal/workload). A
+// location stream's entries stay under the location's exclusion: their
+// order is the writes'.
+func (st *strideThread) put(t *record.Thread, tag uint8, n uint64, args ...uint64) {
+	if st.nq == strideQueue {
+		st.drain(t)
+	}
+	e := &st.queue[st.nq]
+	st.nq++
+	e.tag, e.argc, e.n = tag, uint8(len(args)), n
+	copy(e.args[:], args)
+	t.Defer()
+}
+
+// drain appends the deferred entries to t's stream.
+func (st *strideThread) drain(t *record.Thread) {
+	for i := range st.nq {
+		e := &st.queue[i]
+		t.Stream.Put(e.tag, e.n, e.args[:e.argc]...)
+	}
+	st.nq = 0
+}
+
+// Released appends the entries t deferred (see put).
+func (strideRecorder) Released(t *record.Thread) { t.State.(*strideThread).drain(t) }
 
 // strideLoc is a location's Stride state, guarded by record.Loc.Mu (Var writes) or
 // by the primitive's exclusion (synchronization).
@@ -97,10 +142,10 @@ func (strideRecorder) ReadEnd(t *record.Thread, l *record.Loc, begin uint64, val
 	delta := bound - *b
 	*b = bound
 	if st.lastLoc == id {
-		t.Stream.Put(tagReadSame, t.N(), value, delta)
+		st.put(t, tagReadSame, t.N(), value, delta)
 	} else {
 		st.lastLoc = id
-		t.Stream.Put(tagRead, t.N(), uint64(id), value, delta)
+		st.put(t, tagRead, t.N(), uint64(id), value, delta)
 	}
 	return false
 }
@@ -125,7 +170,7 @@ func (strideRecorder) Sync(t *record.Thread, l *record.Loc, a sched.Access, valu
 		b := st.bound.Get(id)
 		delta := v - *b
 		*b = v
-		t.Stream.Put(tagSyncRead, t.N(), uint64(id), delta)
+		st.put(t, tagSyncRead, t.N(), uint64(id), delta)
 		return
 	}
 	l.Word.Add(2)
@@ -149,6 +194,6 @@ func strideLogWrite(t *record.Thread, l *record.Loc, digest uint64) {
 	}
 }
 
-func (strideRecorder) ExitThread(t *record.Thread) {}
+func (strideRecorder) ExitThread(t *record.Thread) { t.State.(*strideThread).drain(t) }
 
 func (strideRecorder) Close(locs []*record.Loc) {}
