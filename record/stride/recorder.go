@@ -71,6 +71,10 @@ type strideThread struct {
 	// once it releases the primitive it is in, nq of them (see put).
 	queue [strideQueue]strideEntry
 	nq    int
+	// inside: the goroutine's last synchronization report was a
+	// ReadWrite (a Lock's), not a Write (an Unlock's): its reads are
+	// deferred (see put).
+	inside bool
 }
 
 // strideQueue is how many read entries a goroutine defers at most.
@@ -91,6 +95,8 @@ type strideEntry struct {
 // them is decided, grows instead (the probe effect, internal/workload). A
 // location stream's entries stay under the location's exclusion: their
 // order is the writes'.
+// Outside a critical section (after a Write report, or before any
+// ReadWrite one), with nothing deferred, ReadEnd appends at once.
 func (st *strideThread) put(t *record.Thread, tag uint8, n uint64, args ...uint64) {
 	if st.nq == strideQueue {
 		st.drain(t)
@@ -141,9 +147,16 @@ func (strideRecorder) ReadEnd(t *record.Thread, l *record.Loc, begin uint64, val
 	b := st.bound.Get(id)
 	delta := bound - *b
 	*b = bound
-	if st.lastLoc == id {
+	later := st.inside || st.nq > 0
+	switch {
+	case st.lastLoc == id && !later:
+		t.Stream.Put(tagReadSame, t.N(), value, delta)
+	case st.lastLoc == id:
 		st.put(t, tagReadSame, t.N(), value, delta)
-	} else {
+	case !later:
+		st.lastLoc = id
+		t.Stream.Put(tagRead, t.N(), uint64(id), value, delta)
+	default:
 		st.lastLoc = id
 		st.put(t, tagRead, t.N(), uint64(id), value, delta)
 	}
@@ -173,6 +186,8 @@ func (strideRecorder) Sync(t *record.Thread, l *record.Loc, a sched.Access, valu
 		st.put(t, tagSyncRead, t.N(), uint64(id), delta)
 		return
 	}
+	st := t.State.(*strideThread)
+	st.inside = a == sched.ReadWrite
 	l.Word.Add(2)
 	strideLogWrite(t, l, 0)
 }
