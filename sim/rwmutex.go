@@ -190,6 +190,7 @@ func (rw *RWMutex) RUnlock() {
 			s.drained = nil
 		}
 		s.mu.Unlock()
+		t.Released()
 		return
 	}
 	if gls.Active() {
@@ -247,6 +248,7 @@ func (rw *RWMutex) recUnlock(t *record.Thread) {
 	}
 	s.wq = nil
 	s.mu.Unlock()
+	t.Released()
 }
 
 // RLocker returns a sync.Locker whose Lock and Unlock call RLock and
