@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"runtime"
 	"strconv"
 	"syscall"
 	"testing"
@@ -270,4 +271,48 @@ func TestDialer(t *testing.T) {
 		_, err = simnet.DialerDialContext(&d, ctx, "tcp", l.Addr().String())
 		c.Equal("DialContext of a done context is canceled", errors.Is(err, context.Canceled), true)
 	})
+}
+
+// TestAssert: AssertTCPConn and AssertTCPListener, the assertions
+// x.(*net.TCPConn) and x.(*net.TCPListener) of rewritten code, take an
+// in-memory connection or listener, and net's own, wrapped; anything else
+// is not one, and MustTCPConn panics on it as the assertion does.
+func TestAssert(t *testing.T) {
+	exploreAll(t, func(c *checker) {
+		l, _ := simnet.Listen("tcp", "127.0.0.1:0")
+		defer l.Close()
+		conn, _ := simnet.Dial("tcp", l.Addr().String())
+		defer conn.Close()
+		tc, ok := simnet.AssertTCPConn(conn)
+		c.Equal("in-memory connection asserted", ok && tc == conn, true)
+		c.Equal("SetNoDelay", tc.SetNoDelay(true), error(nil))
+		tl, ok := simnet.AssertTCPListener(l)
+		c.Equal("in-memory listener asserted", ok && tl == l, true)
+		_, ok = simnet.AssertTCPConn(l)
+		c.Equal("a listener is no connection", ok, false)
+		_, ok = simnet.AssertTCPListener(nil)
+		c.Equal("nil is no listener", ok, false)
+	})
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Skipf("no loopback network: %v", err)
+	}
+	defer l.Close()
+	if tl, ok := simnet.AssertTCPListener(l); !ok || tl.Std() != l {
+		t.Errorf("net's listener: %v, %v", tl, ok)
+	}
+	conn, err := net.Dial("tcp", l.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if tc := simnet.MustTCPConn(conn); tc.Std() != conn {
+		t.Errorf("net's connection: %v", tc)
+	}
+	defer func() {
+		if _, ok := recover().(*runtime.TypeAssertionError); !ok {
+			t.Errorf("MustTCPConn of a listener did not panic as the assertion does")
+		}
+	}()
+	simnet.MustTCPConn(l)
 }
