@@ -8,14 +8,17 @@ import (
 )
 
 // net.Listen, net.Dial, net.DialTimeout, net.ListenTCP and net.DialTCP
-// become simnet's: under control, on a loopback address, a network of the
-// execution in memory, whose listeners and connections are simnet's
-// *TCPListener and *TCPConn, not net's. Where that would be seen, the
-// calls stay net's (the real network, outside weft's control): in a
-// package that asserts or switches on *net.TCPConn or *net.TCPListener
-// (an in-memory connection would fail the assertion that a real one
-// passes), and at a call of net.ListenTCP or net.DialTCP whose result is
-// not a variable it declares and uses by its methods alone.
+// become simnet's: under control, on a loopback address or a unix
+// socket's path, a network of the execution in memory, whose listeners
+// and connections are simnet's *TCPListener and *TCPConn (*UnixListener
+// and *UnixConn), not net's. Where that would be seen, the calls stay
+// net's (the real network, outside weft's control): in a package that
+// switches on *net.TCPConn or *net.TCPListener, or asserts one other than
+// to use its methods (an in-memory connection would fail the assertion
+// that a real one passes; one used by its methods alone becomes
+// simnet's), or asserts or switches on *net.UnixConn or
+// *net.UnixListener; and at a call of net.ListenTCP or net.DialTCP whose
+// result is not a variable it declares and uses by its methods alone.
 
 // netMethods are the methods of simnet's types that a variable holding
 // net.ListenTCP's or net.DialTCP's result may be used by.
@@ -82,7 +85,7 @@ func (pr *pkgRewriter) scanNet() *netScan {
 			switch n := n.(type) {
 			case *ast.TypeAssertExpr:
 				if n.Type != nil && isNetTCPType(pr.info.TypeOf(n.Type)) && !pr.netAssertOK(n, stack, vars, s) && s.why == "" {
-					s.why = "the package asserts " + types.ExprString(n.Type) + " other than to use its methods, which weft's in-memory connections do not pass: the real network (outside weft's control)"
+					s.why = "the package asserts " + types.ExprString(n.Type) + ", which weft's in-memory connections do not pass: the real network (outside weft's control)"
 				}
 			case *ast.CaseClause:
 				for _, e := range n.List {
@@ -245,11 +248,15 @@ func (pr *pkgRewriter) netTCPCall(rhs []ast.Expr) *ast.CallExpr {
 	return call
 }
 
-// isNetTCPType reports whether t is net.TCPConn or net.TCPListener, or a
-// pointer to one.
+// isNetTCPType reports whether t is net.TCPConn, net.TCPListener,
+// net.UnixConn or net.UnixListener, or a pointer to one: types that
+// weft's in-memory connections and listeners are not.
 func isNetTCPType(t types.Type) bool {
-	n := typeName(t)
-	return n == "net.TCPConn" || n == "net.TCPListener"
+	switch typeName(t) {
+	case "net.TCPConn", "net.TCPListener", "net.UnixConn", "net.UnixListener":
+		return true
+	}
+	return false
 }
 
 // netConnCall reports whether call hands a net.Conn or a net.Listener to

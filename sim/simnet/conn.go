@@ -88,11 +88,11 @@ type memConn struct {
 	p             *pair
 	i             int // which end
 	network       string
-	local, remote *net.TCPAddr
+	local, remote net.Addr
 }
 
 // newPair returns the two ends of a connection between a and b.
-func newPair(network string, a, b *net.TCPAddr) (*memConn, *memConn) {
+func newPair(network string, a, b net.Addr) (*memConn, *memConn) {
 	p := &pair{changed: sim.NewChan[struct{}](0)}
 	return &memConn{p: p, i: 0, network: network, local: a, remote: b},
 		&memConn{p: p, i: 1, network: network, local: b, remote: a}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"syscall"
@@ -315,4 +316,67 @@ func TestAssert(t *testing.T) {
 		}
 	}()
 	simnet.MustTCPConn(l)
+}
+
+// TestUnix: under control, a unix socket's listener is one of the
+// execution's in-memory network, on the real listener's path: a dial of
+// the path connects in memory (reads and deadlines on the virtual clock),
+// and the close removes the socket's file, as net's does.
+func TestUnix(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sock")
+	exploreAll(t, func(c *checker) {
+		l, err := simnet.Listen("unix", path)
+		if err != nil {
+			c.Errorf("listen: %v", err)
+			return
+		}
+		sim.Go(func() { echo(c, l) })
+		conn, err := simnet.Dial("unix", path)
+		if err != nil {
+			c.Errorf("dial: %v", err)
+			return
+		}
+		_, inMemory := conn.(*simnet.UnixConn)
+		c.Equal("in memory", inMemory, true)
+		c.Equal("remote", conn.RemoteAddr(), l.Addr())
+		conn.Write([]byte("ping"))
+		got := make([]byte, 4)
+		io.ReadFull(conn, got)
+		c.Equal("echo", string(got), "ping")
+		start := sim.Now()
+		conn.SetReadDeadline(start.Add(time.Hour))
+		_, err = conn.Read(got)
+		c.Equal("timed out on the virtual clock", errors.Is(err, os.ErrDeadlineExceeded) && sim.Since(start) >= time.Hour, true)
+		conn.Close()
+		l.Close()
+		_, err = os.Stat(path)
+		c.Equal("socket file removed", errors.Is(err, os.ErrNotExist), true)
+		_, err = simnet.Dial("unix", path)
+		c.Equal("dial after the close fails", err != nil, true)
+	})
+}
+
+// TestUnixRealClient: a dial of net's (code weft does not rewrite)
+// connects through the real socket, accepted beside the in-memory ones.
+func TestUnixRealClient(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sock")
+	simtest.ExploreAll(t, 5, func(c *checker) {
+		l, err := simnet.Listen("unix", path)
+		if err != nil {
+			c.Errorf("listen: %v", err)
+			return
+		}
+		defer l.Close()
+		real, err := net.Dial("unix", path)
+		if err != nil {
+			c.Errorf("real dial: %v", err)
+			return
+		}
+		defer real.Close()
+		sim.Go(func() { echo(c, l) })
+		real.Write([]byte("pong"))
+		real.(*net.UnixConn).CloseWrite()
+		b, _ := io.ReadAll(real)
+		c.Equal("real echo", string(b), "pong")
+	})
 }

@@ -24,14 +24,14 @@ func (l *TCPListener) Accept() (net.Conn, error) {
 	if l.mem == nil {
 		return l.tcp.Accept()
 	}
-	c, err := l.mem.accept()
+	s, real, err := l.mem.accept()
 	if err != nil {
 		return nil, err
 	}
-	if c.tcp != nil {
-		return c.tcp, nil // a real client's
+	if real != nil {
+		return real, nil // a real client's
 	}
-	return c, nil
+	return &TCPConn{mem: s}, nil
 }
 
 // AcceptTCP is Accept, returning a *TCPConn.
@@ -43,7 +43,14 @@ func (l *TCPListener) AcceptTCP() (*TCPConn, error) {
 		}
 		return &TCPConn{tcp: c}, nil
 	}
-	return l.mem.accept()
+	s, real, err := l.mem.accept()
+	switch {
+	case err != nil:
+		return nil, err
+	case real != nil:
+		return &TCPConn{tcp: real.(*net.TCPConn)}, nil
+	}
+	return &TCPConn{mem: s}, nil
 }
 
 // Addr returns the listener's address, a *net.TCPAddr.

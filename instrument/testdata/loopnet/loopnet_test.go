@@ -3,9 +3,11 @@ package loopnet
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -101,5 +103,29 @@ func TestAsserted(t *testing.T) {
 	}
 	if err := instrasserts.Expire(l, time.Now()); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestUnix: an echo over a unix socket, in memory under control.
+func TestUnix(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sock")
+	l, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go Serve(l)
+	c, err := net.Dial("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if typ := fmt.Sprintf("%T", c); typ != "*simnet.UnixConn" {
+		t.Fatalf("dialed a %s: not in memory", typ)
+	}
+	c.Write([]byte("hi"))
+	got := make([]byte, 2)
+	if _, err := io.ReadFull(c, got); err != nil || string(got) != "hi" {
+		t.Fatalf("read %q, %v", got, err)
 	}
 }
