@@ -45,21 +45,6 @@ type netScan struct {
 	// *net.TCPListener that become simnet's, and the function of simnet
 	// each becomes (AssertTCPConn, MustTCPListener, ...).
 	asserts map[*ast.TypeAssertExpr]string
-	// fields are the types of the struct fields that become simnet's
-	// (*net.TCPListener: *weftnet.TCPListener), and the type of simnet
-	// each becomes (TCPListener, TCPConn).
-	fields map[*ast.StarExpr]string
-}
-
-// netScanner is netScan as scanNet makes it.
-type netScanner struct {
-	*netScan
-	vars map[types.Object]ast.Expr // variables := declares with the result of a call or an assertion
-	// fields are the package's struct fields of type *net.TCPConn or
-	// *net.TCPListener, with their type's expression; values the
-	// assertions stored in them.
-	fields map[types.Object]*ast.StarExpr
-	values map[types.Object][]*ast.TypeAssertExpr
 }
 
 // netWhy returns why the call of net's function fn at n (parent: the
@@ -84,15 +69,12 @@ func (pr *pkgRewriter) netWhy(n *ast.SelectorExpr, parent ast.Node, fn string) s
 // scanNet looks at the package's uses of net's TCP types. A type
 // assertion to *net.TCPConn or *net.TCPListener whose result is used by
 // the methods of simnet's twin alone (tc, ok := c.(*net.TCPConn), then
-// tc.SetNoDelay(true); c.(*net.TCPConn).CloseWrite(); or a struct field
-// of the package that holds it, used so: hashicorp/raft's
-// TCPStreamLayer) becomes simnet's, which an in-memory connection
-// passes; any other keeps the package on the real network, as a type
-// switch on them does.
+// tc.SetNoDelay(true); or c.(*net.TCPConn).CloseWrite()) becomes
+// simnet's, which an in-memory connection passes; any other keeps the
+// package on the real network, as a type switch on them does.
 func (pr *pkgRewriter) scanNet() *netScan {
-	s := &netScanner{netScan: &netScan{ok: map[*ast.CallExpr]bool{}, asserts: map[*ast.TypeAssertExpr]string{},
-		fields: map[*ast.StarExpr]string{}}, vars: map[types.Object]ast.Expr{},
-		fields: map[types.Object]*ast.StarExpr{}, values: map[types.Object][]*ast.TypeAssertExpr{}}
+	s := &netScan{ok: map[*ast.CallExpr]bool{}, asserts: map[*ast.TypeAssertExpr]string{}}
+	vars := map[types.Object]ast.Expr{} // the calls and assertions whose results variables hold
 	for _, f := range pr.pkg.Syntax {
 		var stack []ast.Node
 		ast.Inspect(f, func(n ast.Node) bool {
@@ -100,13 +82,32 @@ func (pr *pkgRewriter) scanNet() *netScan {
 				stack = stack[:len(stack)-1]
 				return true
 			}
-			pr.scanNetNode(n, stack, s)
+			switch n := n.(type) {
+			case *ast.TypeAssertExpr:
+				if n.Type != nil && isNetTCPType(pr.info.TypeOf(n.Type)) && !pr.netAssertOK(n, stack, vars, s) && s.why == "" {
+					s.why = "the package asserts " + types.ExprString(n.Type) + ", which weft's in-memory connections do not pass: the real network (outside weft's control)"
+				}
+			case *ast.CaseClause:
+				for _, e := range n.List {
+					if isNetTCPType(pr.info.TypeOf(e)) && s.why == "" {
+						s.why = "the package switches on " + types.ExprString(e) + ", which weft's in-memory connections are not: the real network (outside weft's control)"
+					}
+				}
+			case *ast.AssignStmt:
+				if call := pr.netTCPCall(n.Rhs); call != nil {
+					if id, ok := n.Lhs[0].(*ast.Ident); ok && id.Name == "_" {
+						s.ok[call] = true
+					} else if obj := pr.info.Defs[id]; ok && obj != nil {
+						vars[obj] = call
+					}
+				}
+			}
 			stack = append(stack, n)
 			return true
 		})
 	}
-	bad := pr.netUses(s.vars)
-	for obj, e := range s.vars {
+	bad := pr.netUses(vars)
+	for obj, e := range vars {
 		switch e := e.(type) {
 		case *ast.CallExpr:
 			if !bad[obj] {
@@ -118,53 +119,15 @@ func (pr *pkgRewriter) scanNet() *netScan {
 			}
 		}
 	}
-	pr.netFields(s)
-	return s.netScan
-}
-
-// scanNetNode is scanNet at node n, under stack.
-func (pr *pkgRewriter) scanNetNode(n ast.Node, stack []ast.Node, s *netScanner) {
-	switch n := n.(type) {
-	case *ast.TypeAssertExpr:
-		if n.Type != nil && isNetTCPType(pr.info.TypeOf(n.Type)) && !pr.netAssertOK(n, stack, s) && s.why == "" {
-			s.why = "the package asserts " + types.ExprString(n.Type) + ", which weft's in-memory connections do not pass: the real network (outside weft's control)"
-		}
-	case *ast.CaseClause:
-		for _, e := range n.List {
-			if isNetTCPType(pr.info.TypeOf(e)) && s.why == "" {
-				s.why = "the package switches on " + types.ExprString(e) + ", which weft's in-memory connections are not: the real network (outside weft's control)"
-			}
-		}
-	case *ast.AssignStmt:
-		if call := pr.netTCPCall(n.Rhs); call != nil {
-			if id, ok := n.Lhs[0].(*ast.Ident); ok && id.Name == "_" {
-				s.ok[call] = true
-			} else if obj := pr.info.Defs[id]; ok && obj != nil {
-				s.vars[obj] = call
-			}
-		}
-	case *ast.StructType:
-		for _, f := range n.Fields.List {
-			star, ok := f.Type.(*ast.StarExpr)
-			if kind, _ := netAssertKind(pr.info.TypeOf(f.Type)); !ok || kind == "" {
-				continue
-			}
-			for _, id := range f.Names {
-				if obj := pr.info.Defs[id]; obj != nil && !obj.Exported() { // other packages' uses unseen
-					s.fields[obj] = star
-				}
-			}
-		}
-	}
+	return s
 }
 
 // netAssertOK reports whether the type assertion n to *net.TCPConn or
 // *net.TCPListener (stack: the nodes above it) may become simnet's, and
-// records it: the receiver of a call of a method netMethods allows, the
-// value of a variable that := declares (vars, whose uses netUses checks),
-// with or without its ok, or the value of a struct field (in a composite
-// literal, or assigned: values, which netFields checks).
-func (pr *pkgRewriter) netAssertOK(n *ast.TypeAssertExpr, stack []ast.Node, s *netScanner) bool {
+// records it: the receiver of a call of a method netMethods allows, or
+// the value of a variable that := declares (vars, whose uses netUses
+// checks), with or without its ok.
+func (pr *pkgRewriter) netAssertOK(n *ast.TypeAssertExpr, stack []ast.Node, vars map[types.Object]ast.Expr, s *netScan) bool {
 	kind, name := netAssertKind(pr.info.TypeOf(n.Type))
 	if kind == "" || len(stack) == 0 {
 		return false
@@ -179,153 +142,26 @@ func (pr *pkgRewriter) netAssertOK(n *ast.TypeAssertExpr, stack []ast.Node, s *n
 			return false
 		}
 		s.asserts[n] = "Must" + name
-	case *ast.KeyValueExpr:
-		key, _ := p.Key.(*ast.Ident)
-		if key == nil || p.Value != n || pr.info.Uses[key] == nil {
+	case *ast.AssignStmt:
+		if p.Tok != token.DEFINE || len(p.Rhs) != 1 || p.Rhs[0] != n {
 			return false
 		}
-		s.values[pr.info.Uses[key]] = append(s.values[pr.info.Uses[key]], n)
-		s.asserts[n] = "Must" + name
-	case *ast.AssignStmt:
-		return pr.netAssignOK(n, p, name, s)
+		id, _ := p.Lhs[0].(*ast.Ident)
+		if id == nil {
+			return false
+		}
+		if id.Name != "_" {
+			obj := pr.info.Defs[id]
+			if obj == nil {
+				return false // an existing variable: its type is net's
+			}
+			vars[obj] = n
+		}
+		s.asserts[n] = map[bool]string{true: "Assert", false: "Must"}[len(p.Lhs) == 2] + name
 	default:
 		return false
 	}
 	return true
-}
-
-// netAssignOK is netAssertOK for the assertion n assigned by a: to a
-// variable := declares, or to a struct field.
-func (pr *pkgRewriter) netAssignOK(n *ast.TypeAssertExpr, a *ast.AssignStmt, name string, s *netScanner) bool {
-	if len(a.Rhs) != 1 || a.Rhs[0] != n {
-		return false
-	}
-	if sel, ok := a.Lhs[0].(*ast.SelectorExpr); ok && a.Tok == token.ASSIGN && len(a.Lhs) == 1 {
-		if fs, ok := pr.info.Selections[sel]; ok && fs.Kind() == types.FieldVal {
-			s.values[fs.Obj()] = append(s.values[fs.Obj()], n)
-			s.asserts[n] = "Must" + name
-			return true
-		}
-		return false
-	}
-	id, _ := a.Lhs[0].(*ast.Ident)
-	if a.Tok != token.DEFINE || id == nil {
-		return false
-	}
-	if id.Name != "_" {
-		obj := pr.info.Defs[id]
-		if obj == nil {
-			return false // an existing variable: its type is net's
-		}
-		s.vars[obj] = n
-	}
-	s.asserts[n] = map[bool]string{true: "Assert", false: "Must"}[len(a.Lhs) == 2] + name
-	return true
-}
-
-// netFields decides which struct fields of s become simnet's: those of
-// the package used by the methods netMethods allows alone, and set only
-// to assertions (netAssertOK's values). The assertions stored in any
-// other keep the package on the real network.
-func (pr *pkgRewriter) netFields(s *netScanner) {
-	bad := map[types.Object]bool{}
-	for obj := range s.values {
-		if s.fields[obj] == nil {
-			bad[obj] = true // a field of another package's, or of another type
-		}
-	}
-	if len(s.fields) > 0 {
-		for _, f := range pr.pkg.Syntax {
-			pr.fieldUses(f, s, bad)
-		}
-	}
-	badType := map[*ast.StarExpr]bool{}
-	for obj, star := range s.fields {
-		if bad[obj] {
-			badType[star] = true
-		}
-	}
-	for obj, star := range s.fields {
-		if badType[star] {
-			bad[obj] = true
-		}
-	}
-	for obj, star := range s.fields {
-		if !bad[obj] {
-			_, s.netScan.fields[star] = netAssertKind(pr.info.TypeOf(star))
-		}
-	}
-	for obj, vals := range s.values {
-		if bad[obj] && s.why == "" {
-			s.why = "the package stores " + types.ExprString(vals[0].Type) + " in " + obj.Name() + " and uses it other than by its methods, which weft's in-memory connections do not pass: the real network (outside weft's control)"
-		}
-	}
-}
-
-// fieldUses marks bad the fields of s that f uses other than as the
-// receiver of a method netMethods allows, or to store an assertion of
-// s.values.
-func (pr *pkgRewriter) fieldUses(f *ast.File, s *netScanner, bad map[types.Object]bool) {
-	stored := map[ast.Expr]bool{}
-	for _, vals := range s.values {
-		for _, v := range vals {
-			stored[v] = true
-		}
-	}
-	var stack []ast.Node
-	ast.Inspect(f, func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return true
-		}
-		id, ok := n.(*ast.Ident)
-		if obj := pr.info.Uses[id]; ok && s.fields[obj] != nil && !pr.fieldUseOK(id, stack, obj, stored) {
-			bad[obj] = true
-		}
-		stack = append(stack, n)
-		return true
-	})
-}
-
-// fieldUseOK reports whether id, a use of field obj under stack, is the
-// receiver of a method netMethods allows (x.f.Accept()), or stores an
-// assertion (f: c.(*net.TCPListener), x.f = c.(*net.TCPListener)).
-func (pr *pkgRewriter) fieldUseOK(id *ast.Ident, stack []ast.Node, obj types.Object, stored map[ast.Expr]bool) bool {
-	if len(stack) < 2 {
-		return false
-	}
-	switch p := stack[len(stack)-1].(type) {
-	case *ast.KeyValueExpr:
-		return p.Key == id && stored[p.Value]
-	case *ast.SelectorExpr:
-		if p.Sel != id {
-			return false
-		}
-		switch q := stack[len(stack)-2].(type) {
-		case *ast.BinaryExpr:
-			return pr.nilCompare(q, p)
-		case *ast.AssignStmt:
-			return len(q.Lhs) == 1 && q.Lhs[0] == p && stored[q.Rhs[0]]
-		case *ast.SelectorExpr:
-			kind, _ := netAssertKind(obj.Type())
-			m, ok := pr.info.Selections[q]
-			return q.X == p && ok && m.Kind() == types.MethodVal && netMethods[kind][q.Sel.Name]
-		}
-	}
-	return false
-}
-
-// nilCompare reports whether b compares e with nil (e != nil), which
-// simnet's types answer as net's do.
-func (pr *pkgRewriter) nilCompare(b *ast.BinaryExpr, e ast.Expr) bool {
-	if b.Op != token.EQL && b.Op != token.NEQ {
-		return false
-	}
-	other := b.Y
-	if b.Y == e {
-		other = b.X
-	}
-	return (b.X == e || b.Y == e) && pr.info.Types[other].IsNil()
 }
 
 // netAssertKind returns, for *net.TCPConn or *net.TCPListener, the
@@ -375,9 +211,6 @@ func (pr *pkgRewriter) netUses(vars map[types.Object]ast.Expr) map[types.Object]
 func (pr *pkgRewriter) methodUse(id *ast.Ident, stack []ast.Node, e ast.Expr) bool {
 	if len(stack) == 0 {
 		return false
-	}
-	if b, ok := stack[len(stack)-1].(*ast.BinaryExpr); ok {
-		return pr.nilCompare(b, id)
 	}
 	sel, ok := stack[len(stack)-1].(*ast.SelectorExpr)
 	if !ok || sel.X != id {
@@ -513,27 +346,4 @@ func (r *rewriter) netAssert(n *ast.TypeAssertExpr) {
 	r.site(n, nil, what)
 	r.used[netName] = true
 	r.replace(n, netName+"."+fn+"("+r.text(n.X)+")")
-}
-
-// netField rewrites the type of a struct field that scanNet found used
-// by methods alone, *net.TCPListener, to simnet's, *weftnet.TCPListener.
-func (r *rewriter) netField(n *ast.StarExpr) {
-	if r.pr.net == nil {
-		if kind, _ := netAssertKind(r.info.TypeOf(n)); kind == "" {
-			return
-		}
-		r.pr.net = r.pr.scanNet()
-	}
-	name := r.pr.net.fields[n]
-	if name == "" || r.pr.net.why != "" {
-		return
-	}
-	what := "field of type " + types.ExprString(n)
-	if why := r.skipped(n); why != "" {
-		r.skip(n, what, why)
-		return
-	}
-	r.site(n, nil, what)
-	r.used[netName] = true
-	r.replace(n, "*"+netName+"."+name)
 }

@@ -139,7 +139,6 @@ func (r *rewriter) visit(n, parent ast.Node) {
 		r.chanType(n)
 	case *ast.StarExpr:
 		r.testingType(n)
-		r.netField(n)
 	case *ast.CallExpr:
 		r.call(n)
 	case *ast.TypeAssertExpr:
