@@ -373,10 +373,19 @@ func TestUnixRealClient(t *testing.T) {
 			return
 		}
 		defer real.Close()
-		sim.Go(func() { echo(c, l) })
 		real.Write([]byte("pong"))
 		real.(*net.UnixConn).CloseWrite()
-		b, _ := io.ReadAll(real)
+		s, err := l.Accept()
+		if err != nil {
+			c.Errorf("accept: %v", err)
+			return
+		}
+		_, isReal := s.(*net.UnixConn)
+		c.Equal("accepted net's connection", isReal, true)
+		b, _ := io.ReadAll(s)
+		s.Write(b)
+		s.Close()
+		b, _ = io.ReadAll(real)
 		c.Equal("real echo", string(b), "pong")
 	})
 }
