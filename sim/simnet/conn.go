@@ -104,15 +104,16 @@ func (p *pair) unlock() { p.signal.unlock(&p.mu) }
 // wait waits, with mu held, for a change of the state or deadline dl. It
 // takes mu again on its way out, also when the goroutine exits there (an
 // execution that ends makes its goroutines exit at their next event),
-// for the caller's deferred unlock.
+// for the caller's deferred unlock: the unlock's own close of the channel
+// that wakes the others is such an event, after mu is released.
 func (p *pair) wait(dl time.Time) {
 	ch := p.changed
 	p.waiting++
-	p.unlock()
 	defer func() {
 		p.mu.Lock()
 		p.waiting--
 	}()
+	p.unlock()
 	waitFor(ch, dl)
 }
 

@@ -114,11 +114,11 @@ func (l *memListener) connect(network string, client, server net.Addr) (*memConn
 func (l *memListener) wait() (got *accepted) {
 	ch, dl, in := l.changed, l.dl, l.accepted
 	l.waiting++
-	l.unlock()
 	defer func() {
 		l.mu.Lock()
 		l.waiting--
 	}()
+	l.unlock() // its close of the channel that wakes the others is an event, where the goroutine may exit
 	recv := sim.OnRecvGo(in, func(a accepted) { got = &a })
 	if dl.IsZero() {
 		sim.Select(sim.OnRecv(ch, nil), recv)
