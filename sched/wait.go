@@ -798,14 +798,8 @@ func (c *Controller) loopsOn() bool {
 	return c.steps-c.vainFrom < c.opts.MaxSteps
 }
 
-// loadsAlone reports whether every stale poller that a round wakes polls
-// by loads alone (see loopsOn); spinners are not asked, nor the pollers of
-// Go channels alone, which a round does not wake (they wait for their
-// channels: an idle Accept of sim/simnet, which waits for the real
-// listener's connections). Counting those held the loads to two rounds
-// before a timer fired: hashicorp/go-msgpack reads its cache of types
-// three times in a row, and raft's transport tests, an Accept waiting
-// beside them, timed out 200 ms into a message's encoding.
+// loadsAlone reports whether every stale poller polls by loads alone (see
+// loopsOn); spinners are not asked.
 //
 //go:norace
 func (c *Controller) loadsAlone() bool {
@@ -814,7 +808,7 @@ func (c *Controller) loadsAlone() bool {
 			return false
 		}
 	}
-	return true
+	return len(c.goStale) == 0
 }
 
 // unstall starts a round for the stale pollers. It reports false when

@@ -18,13 +18,9 @@ import (
 // one, whose connections a goroutine of the listener's own accepts (from
 // the first Accept on) and hands over.
 type memListener struct {
-	mu sync.Mutex // Go's, as pair's
-	// changed is closed, and replaced, at a change of the state while
-	// Accept waits, as pair's, but a Go channel: Accept waits on it and
-	// on accepted, Go channels alone (see wait).
-	changed chan struct{}
-	waiting int           // Accepts waiting, or about to
-	closing chan struct{} // to close at the unlock
+	mu      sync.Mutex // Go's, as pair's
+	changed *sim.Chan[struct{}]
+	signal
 	net     *network
 	network string
 	addr    net.Addr
@@ -48,7 +44,7 @@ type accepted struct {
 // real, at key in the network (its port, or its path).
 func listen(g *sched.G, network string, real net.Listener, key string) *memListener {
 	n := networkOf(g)
-	l := &memListener{changed: make(chan struct{}), net: n, network: network,
+	l := &memListener{changed: sim.NewChan[struct{}](0), net: n, network: network,
 		addr: real.Addr(), key: key, real: real}
 	n.bind(l, key)
 	return l
@@ -89,26 +85,8 @@ func isTemporary(err error) bool {
 	return ok && ne.Temporary()
 }
 
-// wake tells the waiting Accepts, if any, that the state changed. Called
-// with mu held.
-func (l *memListener) wake() {
-	if l.waiting == 0 || l.closing != nil {
-		return
-	}
-	l.closing = l.changed
-	l.changed = make(chan struct{})
-}
-
-// unlock releases mu, then wakes the waiting Accepts: under control the
-// close is an event, and they look again at once (sim.CloseGo).
-func (l *memListener) unlock() {
-	ch := l.closing
-	l.closing = nil
-	l.mu.Unlock()
-	if ch != nil {
-		sim.CloseGo(ch)
-	}
-}
+func (l *memListener) wake()   { l.signal.wake(&l.changed) }
+func (l *memListener) unlock() { l.signal.unlock(&l.mu) }
 
 func (l *memListener) opError(op string, err error) error {
 	return &net.OpError{Op: op, Net: l.network, Addr: l.addr, Err: err}
@@ -132,12 +110,7 @@ func (l *memListener) connect(network string, client, server net.Addr) (*memConn
 
 // wait waits, with mu held, for a change of the state, the deadline or
 // a real connection, which it returns. It takes mu again on its way out,
-// as pair's wait does. Without a deadline it polls Go channels alone, so
-// that, stale, it waits for a change of them (sched.G.PollGo), not as a
-// poller of the world outside that keeps the others' rounds from running
-// before a timer fires (a goroutine that reads one unchanged word three
-// times looks like a poller: hashicorp/go-msgpack's cache of types), which
-// moved the clock to the timer while they were at work.
+// as pair's wait does.
 func (l *memListener) wait() (got *accepted) {
 	ch, dl, in := l.changed, l.dl, l.accepted
 	l.waiting++
@@ -148,11 +121,11 @@ func (l *memListener) wait() (got *accepted) {
 	l.unlock() // its close of the channel that wakes the others is an event, where the goroutine may exit
 	recv := sim.OnRecvGo(in, func(a accepted) { got = &a })
 	if dl.IsZero() {
-		sim.Select(sim.OnRecvGo(ch, nil), recv)
+		sim.Select(sim.OnRecv(ch, nil), recv)
 		return got
 	}
 	t := sim.NewTimer(sim.Until(dl))
-	sim.Select(sim.OnRecvGo(ch, nil), sim.OnRecv(t.C, nil), recv)
+	sim.Select(sim.OnRecv(ch, nil), sim.OnRecv(t.C, nil), recv)
 	t.Stop()
 	return got
 }
