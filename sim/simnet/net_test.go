@@ -392,3 +392,33 @@ func TestUnixRealClient(t *testing.T) {
 		c.Equal("real echo", string(b), "pong")
 	})
 }
+
+// TestAcceptNotOutside: a goroutine waiting in Accept does not hold back
+// the rounds that goroutines reading an unchanged word get before a timer
+// fires. Three reads in a row of one word look like a poll (a codec's
+// cache of types, hashicorp/go-msgpack's, read at every value); Accept
+// waits on weft's channel and on the Go channel of the real listener's
+// connections, a poller of the world outside, whose presence fired the
+// timer at once (sched's roundBeforeTimer): the clock moved 200 ms while
+// the reads were at work (hashicorp/raft's transport tests timed out in
+// memory).
+func TestAcceptNotOutside(t *testing.T) {
+	exploreAll(t, func(c *checker) {
+		l, _ := simnet.Listen("tcp", "127.0.0.1:0")
+		defer l.Close()
+		sim.Go(func() { l.Accept() })
+		var word sim.Int64
+		done := sim.NewChan[struct{}](0)
+		sim.Go(func() {
+			for range 64 {
+				word.Load()
+			}
+			done.Close()
+		})
+		timer := sim.NewTimer(200 * time.Millisecond)
+		defer timer.Stop()
+		start := sim.Now()
+		sim.Select(sim.OnRecv(done, nil), sim.OnRecv(timer.C, nil))
+		c.Equal("work done before the timeout", sim.Since(start) < time.Millisecond, true)
+	})
+}
