@@ -141,6 +141,8 @@ func (r *rewriter) visit(n, parent ast.Node) {
 		r.testingType(n)
 	case *ast.CallExpr:
 		r.call(n)
+	case *ast.TypeAssertExpr:
+		r.netAssert(n)
 	case *ast.UnaryExpr:
 		if n.Op == token.ARROW {
 			r.receive(n, parent)

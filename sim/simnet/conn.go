@@ -88,11 +88,11 @@ type memConn struct {
 	p             *pair
 	i             int // which end
 	network       string
-	local, remote *net.TCPAddr
+	local, remote net.Addr
 }
 
 // newPair returns the two ends of a connection between a and b.
-func newPair(network string, a, b *net.TCPAddr) (*memConn, *memConn) {
+func newPair(network string, a, b net.Addr) (*memConn, *memConn) {
 	p := &pair{changed: sim.NewChan[struct{}](0)}
 	return &memConn{p: p, i: 0, network: network, local: a, remote: b},
 		&memConn{p: p, i: 1, network: network, local: b, remote: a}
@@ -104,15 +104,16 @@ func (p *pair) unlock() { p.signal.unlock(&p.mu) }
 // wait waits, with mu held, for a change of the state or deadline dl. It
 // takes mu again on its way out, also when the goroutine exits there (an
 // execution that ends makes its goroutines exit at their next event),
-// for the caller's deferred unlock.
+// for the caller's deferred unlock: the unlock's own close of the channel
+// that wakes the others is such an event, after mu is released.
 func (p *pair) wait(dl time.Time) {
 	ch := p.changed
 	p.waiting++
-	p.unlock()
 	defer func() {
 		p.mu.Lock()
 		p.waiting--
 	}()
+	p.unlock()
 	waitFor(ch, dl)
 }
 

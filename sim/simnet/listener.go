@@ -12,40 +12,42 @@ import (
 )
 
 // memListener is a listener of an execution's in-memory network, on a
-// real listener's port: a dial of weft's connects in memory, a dial of
-// code weft does not rewrite (net/http's client, a server started by the
-// standard library) through the real one, whose connections a goroutine
-// of the listener's own accepts (from the first Accept on) and hands over.
+// real listener's port (or unix socket's path): a dial of weft's
+// connects in memory, a dial of code weft does not rewrite (net/http's
+// client, a server started by the standard library) through the real
+// one, whose connections a goroutine of the listener's own accepts (from
+// the first Accept on) and hands over.
 type memListener struct {
 	mu      sync.Mutex // Go's, as pair's
 	changed *sim.Chan[struct{}]
 	signal
 	net     *network
 	network string
-	addr    *net.TCPAddr
+	addr    net.Addr
+	key     string     // in the network's listeners
 	queue   []*memConn // connected, not yet accepted: their server ends
 	closed  bool
 	dl      time.Time
 
-	tcp      *net.TCPListener
+	real     net.Listener
 	accepted chan accepted // the real connections, from the accepting goroutine
 	done     chan struct{} // closed by Close: the accepting goroutine ends
 }
 
 // accepted is what the real listener's Accept returned.
 type accepted struct {
-	c   *net.TCPConn
+	c   net.Conn
 	err error
 }
 
-// listen makes a listener of g's execution on the real listener tcp's
-// port.
-func listen(g *sched.G, network string, tcp *net.TCPListener) *TCPListener {
+// listen makes a listener of g's execution beside the real listener
+// real, at key in the network (its port, or its path).
+func listen(g *sched.G, network string, real net.Listener, key string) *memListener {
 	n := networkOf(g)
 	l := &memListener{changed: sim.NewChan[struct{}](0), net: n, network: network,
-		addr: tcp.Addr().(*net.TCPAddr), tcp: tcp}
-	n.bind(l, l.addr.Port)
-	return &TCPListener{tcp: tcp, mem: l}
+		addr: real.Addr(), key: key, real: real}
+	n.bind(l, key)
+	return l
 }
 
 // acceptReal starts the goroutine that accepts the real listener's
@@ -56,9 +58,9 @@ func (l *memListener) acceptReal() {
 		return
 	}
 	l.accepted, l.done = make(chan accepted), make(chan struct{})
-	go func(tcp *net.TCPListener, out chan<- accepted, done <-chan struct{}) {
+	go func(real net.Listener, out chan<- accepted, done <-chan struct{}) {
 		for {
-			c, err := tcp.AcceptTCP()
+			c, err := real.Accept()
 			if err != nil && isTemporary(err) {
 				continue
 			}
@@ -74,7 +76,7 @@ func (l *memListener) acceptReal() {
 				return
 			}
 		}
-	}(l.tcp, l.accepted, l.done)
+	}(l.real, l.accepted, l.done)
 }
 
 // isTemporary reports whether an error of Accept may pass.
@@ -93,7 +95,7 @@ func (l *memListener) opError(op string, err error) error {
 // connect makes a connection from client to server and queues its server
 // end for Accept; it returns the client end, or "connection refused" if
 // the listener closed.
-func (l *memListener) connect(network string, client, server *net.TCPAddr) (*TCPConn, error) {
+func (l *memListener) connect(network string, client, server net.Addr) (*memConn, error) {
 	l.mu.Lock()
 	defer l.unlock()
 	if l.closed {
@@ -103,7 +105,7 @@ func (l *memListener) connect(network string, client, server *net.TCPAddr) (*TCP
 	c, s := newPair(network, client, server)
 	l.queue = append(l.queue, s)
 	l.wake()
-	return &TCPConn{mem: c}, nil
+	return c, nil
 }
 
 // wait waits, with mu held, for a change of the state, the deadline or
@@ -112,11 +114,11 @@ func (l *memListener) connect(network string, client, server *net.TCPAddr) (*TCP
 func (l *memListener) wait() (got *accepted) {
 	ch, dl, in := l.changed, l.dl, l.accepted
 	l.waiting++
-	l.unlock()
 	defer func() {
 		l.mu.Lock()
 		l.waiting--
 	}()
+	l.unlock() // its close of the channel that wakes the others is an event, where the goroutine may exit
 	recv := sim.OnRecvGo(in, func(a accepted) { got = &a })
 	if dl.IsZero() {
 		sim.Select(sim.OnRecv(ch, nil), recv)
@@ -128,30 +130,27 @@ func (l *memListener) wait() (got *accepted) {
 	return got
 }
 
-// accept waits for a connection, in memory or real, the listener's
-// close or its deadline.
-func (l *memListener) accept() (*TCPConn, error) {
+// accept waits for a connection, in memory (mem) or real, the
+// listener's close or its deadline.
+func (l *memListener) accept() (mem *memConn, real net.Conn, err error) {
 	l.mu.Lock()
 	defer l.unlock()
 	for {
 		switch {
 		case l.closed:
-			return nil, l.opError("accept", net.ErrClosed)
+			return nil, nil, l.opError("accept", net.ErrClosed)
 		case expired(l.dl):
-			return nil, l.opError("accept", os.ErrDeadlineExceeded)
+			return nil, nil, l.opError("accept", os.ErrDeadlineExceeded)
 		case len(l.queue) > 0:
 			s := l.queue[0]
 			l.queue[0] = nil
 			l.queue = l.queue[1:]
-			return &TCPConn{mem: s}, nil
+			return s, nil, nil
 		}
 		l.acceptReal()
 		got := l.wait()
 		if got != nil {
-			if got.err != nil {
-				return nil, got.err
-			}
-			return &TCPConn{tcp: got.c}, nil
+			return nil, got.c, got.err
 		}
 	}
 }
@@ -166,13 +165,13 @@ func (l *memListener) close() error {
 		return l.opError("close", net.ErrClosed)
 	}
 	l.closed = true
-	l.net.unbind(l, l.addr.Port)
+	l.net.unbind(l, l.key)
 	queue := l.queue
 	l.queue = nil
 	if l.done != nil {
 		close(l.done)
 	}
-	err := l.tcp.Close()
+	err := l.real.Close()
 	l.wake()
 	l.unlock()
 	for _, s := range queue {

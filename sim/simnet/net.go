@@ -19,20 +19,29 @@
 // ephemeral range), the same in every replay; a listener's port is the
 // kernel's.
 //
+// A unix socket's listener (net.Listen("unix", path)) is one of the
+// execution's network too, on the real listener's path (keyed by the path
+// as spelled), and a dial of that path connects in memory, a *UnixConn
+// whose client's end is unnamed; its close removes the socket's file, as
+// net's does. unixgram, unixpacket and udp are net's own.
+//
 // Code weft does not rewrite (net/http's client, the standard library's
 // servers) dials the real listener: its connections are accepted beside
 // the in-memory ones, by a goroutine the listener starts at its first
 // Accept and ends at its close, and are net's own, outside weft's
 // control. Outside an execution (plain mode, or a recorded run), for
-// other networks than tcp, tcp4 and tcp6, for other hosts, and for a dial
-// of a port that no in-memory listener of the execution holds, these
-// functions are net's own.
+// other networks than tcp, tcp4, tcp6 and unix, for other hosts, and for
+// a dial of a port (or path) that no in-memory listener of the execution
+// holds, these functions are net's own.
 //
 // The in-memory connections are *TCPConn, not *net.TCPConn: a type
-// assertion to *net.TCPConn fails on them. weft test therefore leaves the
-// real network to a package that asserts or switches on *net.TCPConn or
-// *net.TCPListener, and to a call of net.ListenTCP or net.DialTCP whose
-// result is used other than by its methods.
+// assertion to *net.TCPConn fails on them. weft test rewrites such an
+// assertion whose result is used by its methods alone to AssertTCPConn
+// (or MustTCPConn, AssertTCPListener, MustTCPListener), which they pass,
+// and leaves the real network to a package that asserts *net.TCPConn or
+// *net.TCPListener otherwise, switches on them, or asserts or switches
+// on *net.UnixConn or *net.UnixListener, and to a call of net.ListenTCP
+// or net.DialTCP whose result is used other than by its methods.
 package simnet
 
 import (
@@ -53,8 +62,8 @@ const firstPort = 61000
 // network is the in-memory network of one execution.
 type network struct {
 	exec      uint64
-	next      int // the next port to try
-	listeners map[int]*memListener
+	next      int                     // the next port to try
+	listeners map[string]*memListener // by port, or by "unix:" and path
 }
 
 // nets holds each controller's network, for its current execution. Its
@@ -75,7 +84,7 @@ func networkOf(g *sched.G) *network {
 	}
 	n := nets.m[c]
 	if n == nil || n.exec != c.Execution() {
-		n = &network{exec: c.Execution(), next: firstPort, listeners: map[int]*memListener{}}
+		n = &network{exec: c.Execution(), next: firstPort, listeners: map[string]*memListener{}}
 		nets.m[c] = n
 	}
 	return n
@@ -91,26 +100,26 @@ func (n *network) port() int {
 	return p
 }
 
-// bind registers l on port.
-func (n *network) bind(l *memListener, port int) {
+// bind registers l at key: a tcp port, or a unix socket's unixKey.
+func (n *network) bind(l *memListener, key string) {
 	nets.mu.Lock()
 	defer nets.mu.Unlock()
-	n.listeners[port] = l
+	n.listeners[key] = l
 }
 
-// lookup returns the listener on port, if any.
-func (n *network) lookup(port int) *memListener {
+// lookup returns the listener at key, if any.
+func (n *network) lookup(key string) *memListener {
 	nets.mu.Lock()
 	defer nets.mu.Unlock()
-	return n.listeners[port]
+	return n.listeners[key]
 }
 
-// unbind frees l's port.
-func (n *network) unbind(l *memListener, port int) {
+// unbind frees l's key.
+func (n *network) unbind(l *memListener, key string) {
 	nets.mu.Lock()
 	defer nets.mu.Unlock()
-	if n.listeners[port] == l {
-		delete(n.listeners, port)
+	if n.listeners[key] == l {
+		delete(n.listeners, key)
 	}
 }
 
@@ -122,10 +131,10 @@ func (n *network) ephemeral() int {
 }
 
 // controlled returns the controlled goroutine the caller runs on, if the
-// network is one of weft's: tcp, tcp4 or tcp6.
+// network is one of weft's: tcp, tcp4, tcp6 or unix.
 func controlled(network string) *sched.G {
 	switch network {
-	case "tcp", "tcp4", "tcp6":
+	case "tcp", "tcp4", "tcp6", "unix":
 		return sched.Current()
 	}
 	return nil
@@ -170,18 +179,30 @@ func splitLocal(address string) (ip net.IP, port int, ok bool) {
 // network (a *TCPListener) on the real listener's port.
 func Listen(network, address string) (net.Listener, error) {
 	g := controlled(network)
-	if _, _, ok := splitLocal(address); g == nil || !ok {
+	if g == nil || !local(network, address) {
 		return net.Listen(network, address)
 	}
 	l, err := net.Listen(network, address)
 	if err != nil {
 		return nil, err
 	}
-	tcp, ok := l.(*net.TCPListener)
-	if !ok {
-		return l, nil
+	switch real := l.(type) {
+	case *net.TCPListener:
+		return &TCPListener{tcp: real, mem: listen(g, network, real, strconv.Itoa(real.Addr().(*net.TCPAddr).Port))}, nil
+	case *net.UnixListener:
+		return &UnixListener{mem: listen(g, network, real, unixKey(real.Addr().String()))}, nil
 	}
-	return listen(g, network, tcp), nil
+	return l, nil
+}
+
+// local reports whether address is one of the execution's network: a
+// loopback address (or all interfaces) for tcp, a path for unix.
+func local(network, address string) bool {
+	if network == "unix" {
+		return address != ""
+	}
+	_, _, ok := splitLocal(address)
+	return ok
 }
 
 // ListenTCP is net.ListenTCP: under control, on a loopback address (or
@@ -194,7 +215,7 @@ func ListenTCP(network string, laddr *net.TCPAddr) (*TCPListener, error) {
 	}
 	g := controlled(network)
 	if g != nil && (laddr == nil || laddr.IP == nil || laddr.IP.IsLoopback() || laddr.IP.IsUnspecified()) {
-		return listen(g, network, l), nil
+		return &TCPListener{tcp: l, mem: listen(g, network, l, strconv.Itoa(l.Addr().(*net.TCPAddr).Port))}, nil
 	}
 	return &TCPListener{tcp: l}, nil
 }
@@ -225,7 +246,7 @@ func DialTCP(network string, laddr, raddr *net.TCPAddr) (*TCPConn, error) {
 			if err != nil {
 				return nil, err
 			}
-			return c, nil
+			return c.(*TCPConn), nil
 		}
 	}
 	c, err := net.DialTCP(network, laddr, raddr)
@@ -236,23 +257,26 @@ func DialTCP(network string, laddr, raddr *net.TCPAddr) (*TCPConn, error) {
 }
 
 // dialMem connects to the in-memory listener of the execution address
-// names, if there is one (ok).
-func dialMem(network, address string) (c *TCPConn, ok bool, err error) {
+// names, if there is one (ok): a *TCPConn, or a *UnixConn.
+func dialMem(network, address string) (c net.Conn, ok bool, err error) {
 	g := controlled(network)
 	if g == nil {
 		return nil, false, nil
+	}
+	if network == "unix" {
+		return dialUnix(networkOf(g), address)
 	}
 	ip, port, local := splitLocal(address)
 	if !local || port == 0 {
 		return nil, false, nil
 	}
 	n := networkOf(g)
-	l := n.lookup(port)
+	l := n.lookup(strconv.Itoa(port))
 	if l == nil {
 		return nil, false, nil
 	}
 	if ip == nil || ip.IsUnspecified() {
-		ip = l.addr.IP
+		ip = l.addr.(*net.TCPAddr).IP
 	}
 	client := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: n.ephemeral()}
 	server := &net.TCPAddr{IP: ip, Port: port}
@@ -261,8 +285,11 @@ func dialMem(network, address string) (c *TCPConn, ok bool, err error) {
 	} else if ip.IsUnspecified() {
 		server.IP = client.IP
 	}
-	c, err = l.connect(network, client, server)
-	return c, true, err
+	m, err := l.connect(network, client, server)
+	if err != nil {
+		return nil, true, err
+	}
+	return &TCPConn{mem: m}, true, nil
 }
 
 // DialerDial is d.Dial, as Dial: an in-memory connection is made at

@@ -24,14 +24,14 @@ func (l *TCPListener) Accept() (net.Conn, error) {
 	if l.mem == nil {
 		return l.tcp.Accept()
 	}
-	c, err := l.mem.accept()
+	s, real, err := l.mem.accept()
 	if err != nil {
 		return nil, err
 	}
-	if c.tcp != nil {
-		return c.tcp, nil // a real client's
+	if real != nil {
+		return real, nil // a real client's
 	}
-	return c, nil
+	return &TCPConn{mem: s}, nil
 }
 
 // AcceptTCP is Accept, returning a *TCPConn.
@@ -43,7 +43,14 @@ func (l *TCPListener) AcceptTCP() (*TCPConn, error) {
 		}
 		return &TCPConn{tcp: c}, nil
 	}
-	return l.mem.accept()
+	s, real, err := l.mem.accept()
+	switch {
+	case err != nil:
+		return nil, err
+	case real != nil:
+		return &TCPConn{tcp: real.(*net.TCPConn)}, nil
+	}
+	return &TCPConn{mem: s}, nil
 }
 
 // Addr returns the listener's address, a *net.TCPAddr.
@@ -219,4 +226,49 @@ func (c *TCPConn) File() (*os.File, error) {
 		return c.tcp.File()
 	}
 	return nil, c.mem.opError("file", errInMemory)
+}
+
+// AssertTCPConn is the type assertion x.(*net.TCPConn) with its ok, for
+// code weft rewrites (whose result it uses by the methods of *TCPConn
+// alone): a *net.TCPConn, wrapped, or an in-memory connection, each a
+// *TCPConn; nil and false for anything else.
+func AssertTCPConn(x any) (*TCPConn, bool) {
+	switch c := x.(type) {
+	case *TCPConn:
+		return c, true
+	case *net.TCPConn:
+		return &TCPConn{tcp: c}, true
+	}
+	return nil, false
+}
+
+// MustTCPConn is the type assertion x.(*net.TCPConn), as AssertTCPConn:
+// it panics as the assertion does on anything else.
+func MustTCPConn(x any) *TCPConn {
+	if c, ok := AssertTCPConn(x); ok {
+		return c
+	}
+	return &TCPConn{tcp: x.(*net.TCPConn)} // panics: a *runtime.TypeAssertionError
+}
+
+// AssertTCPListener is the type assertion x.(*net.TCPListener) with its
+// ok, as AssertTCPConn: a *net.TCPListener, wrapped, or an in-memory
+// listener, each a *TCPListener; nil and false for anything else.
+func AssertTCPListener(x any) (*TCPListener, bool) {
+	switch l := x.(type) {
+	case *TCPListener:
+		return l, true
+	case *net.TCPListener:
+		return &TCPListener{tcp: l}, true
+	}
+	return nil, false
+}
+
+// MustTCPListener is the type assertion x.(*net.TCPListener), as
+// AssertTCPListener: it panics as the assertion does on anything else.
+func MustTCPListener(x any) *TCPListener {
+	if l, ok := AssertTCPListener(x); ok {
+		return l
+	}
+	return &TCPListener{tcp: x.(*net.TCPListener)} // panics
 }
