@@ -1,0 +1,5 @@
+// Package bad builds, but its tests do not.
+package bad
+
+// N is a number.
+var N = 1
