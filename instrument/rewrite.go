@@ -223,7 +223,8 @@ func (g *graph) choose(all []*packages.Package) {
 }
 
 // orderAffected lists, dependencies first, the packages of modules that
-// are rewritten or import one that is: those the rewrite must check.
+// are rewritten or import one that is: those the rewrite must check, but
+// for those that do not load.
 func (g *graph) orderAffected(all []*packages.Package) {
 	var visit func(p *packages.Package) bool
 	done := map[string]bool{}
@@ -238,7 +239,10 @@ func (g *graph) orderAffected(all []*packages.Package) {
 				a = true
 			}
 		}
-		if a && !isTestMain(p) && p.Module != nil {
+		// A package that does not load is left to go test, which
+		// reports its build failure (samber/lo's tests name an
+		// identifier its module leaves out).
+		if a && !isTestMain(p) && p.Module != nil && len(p.Errors) == 0 {
 			g.affected[p.ID] = true
 			g.order = append(g.order, p)
 		}

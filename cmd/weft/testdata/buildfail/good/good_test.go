@@ -1,5 +1,3 @@
-// Package good's test builds and passes, beside a package whose tests do
-// not build.
 package good
 
 import (
@@ -8,8 +6,16 @@ import (
 )
 
 func TestGood(t *testing.T) {
+	var c Counter
 	var wg sync.WaitGroup
 	wg.Add(1)
-	go func() { wg.Done() }()
+	go func() {
+		c.Add()
+		wg.Done()
+	}()
+	c.Add()
 	wg.Wait()
+	if c.N() != 2 {
+		t.Fatalf("count %d, want 2", c.N())
+	}
 }
