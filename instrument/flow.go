@@ -418,13 +418,17 @@ var errorType = types.Universe.Lookup("error").Type()
 func isError(t types.Type) bool { return types.Identical(t, errorType) }
 
 // isFuncCarrying reports whether t is a function type whose parameters or
-// results hold what weft rewrites: put in an interface, such a function
-// goes where the interface goes, and its signature with it (gocron's
-// NewTask hands a func(chan struct{}) and its argument, as anys, to
-// reflect, which compares the argument's type with the parameter's).
+// results hold a channel: put in an interface, such a function goes where
+// the interface goes, and its signature with it (gocron's NewTask hands a
+// func(chan struct{}) and its argument, as anys, to reflect, which
+// compares the argument's type with the parameter's: a channel put in an
+// interface goes there too). One that holds only sync's, atomic's or
+// time's types does not, as their values put in an interface do not
+// (go.uber.org/fx's tests hand fx.Annotate a func(*atomic.Bool) A and
+// fx.Supply the *atomic.Bool: both stay weft's).
 func (f *flow) isFuncCarrying(t types.Type) bool {
 	_, ok := t.Underlying().(*types.Signature)
-	return ok && f.carries(t)
+	return ok && carriesChan(t)
 }
 
 func isChanLike(t types.Type) bool {
@@ -505,7 +509,15 @@ func holdsInterfaceOf(t types.Type, ok func(*types.Interface) bool, seen map[typ
 	return false
 }
 
-func carries(t types.Type, seen map[types.Type]bool) bool {
+func carries(t types.Type, seen map[types.Type]bool) bool { return carriesOf(t, seen, false) }
+
+// carriesChan reports whether values of type t hold a channel, outside
+// the fields of named structs: carries, but for sync's, atomic's and
+// time's types.
+func carriesChan(t types.Type) bool { return carriesOf(t, map[types.Type]bool{}, true) }
+
+// carriesOf is carries, or carriesChan if chans.
+func carriesOf(t types.Type, seen map[types.Type]bool, chans bool) bool {
 	if t == nil || seen[t] {
 		return false
 	}
@@ -514,39 +526,39 @@ func carries(t types.Type, seen map[types.Type]bool) bool {
 	case *types.Chan:
 		return true
 	case *types.Alias:
-		return carries(types.Unalias(t), seen)
+		return carriesOf(types.Unalias(t), seen, chans)
 	case *types.Named:
 		if replacedType(t) {
 			// context's types are converted where they cross over instead.
-			return t.Obj().Pkg().Path() != "context"
+			return !chans && t.Obj().Pkg().Path() != "context"
 		}
 		if pkg := t.Obj().Pkg(); pkg != nil && pkg.Path() == SimPath {
-			return true // a rewritten type: sim.Chan, sim.Mutex, ...
+			return !chans || t.Obj().Name() == "Chan" // a rewritten type: sim.Chan, sim.Mutex, ...
 		}
 		switch t.Underlying().(type) {
 		case *types.Struct, *types.Interface:
 			return false
 		}
-		return carries(t.Underlying(), seen)
+		return carriesOf(t.Underlying(), seen, chans)
 	case *types.Pointer:
-		return carries(t.Elem(), seen)
+		return carriesOf(t.Elem(), seen, chans)
 	case *types.Slice:
-		return carries(t.Elem(), seen)
+		return carriesOf(t.Elem(), seen, chans)
 	case *types.Array:
-		return carries(t.Elem(), seen)
+		return carriesOf(t.Elem(), seen, chans)
 	case *types.Map:
-		return carries(t.Key(), seen) || carries(t.Elem(), seen)
+		return carriesOf(t.Key(), seen, chans) || carriesOf(t.Elem(), seen, chans)
 	case *types.Signature:
-		return carries(t.Params(), seen) || carries(t.Results(), seen)
+		return carriesOf(t.Params(), seen, chans) || carriesOf(t.Results(), seen, chans)
 	case *types.Tuple:
 		for i := range t.Len() {
-			if carries(t.At(i).Type(), seen) {
+			if carriesOf(t.At(i).Type(), seen, chans) {
 				return true
 			}
 		}
 	case *types.Struct:
 		for i := range t.NumFields() {
-			if carries(t.Field(i).Type(), seen) {
+			if carriesOf(t.Field(i).Type(), seen, chans) {
 				return true
 			}
 		}

@@ -39,7 +39,7 @@ var replacements = map[string]map[string][2]string{
 	"syscall":               {"Flock": {simName, "Flock"}},
 	"golang.org/x/sys/unix": {"Flock": {simName, "Flock"}},
 	"runtime": with(names(simName, "NumGoroutine", "Stack", "SetFinalizer", "AddCleanup", "Callers", "Caller",
-		"CallersFrames", "Frames"),
+		"CallersFrames", "Frames", "FuncForPC", "Func"),
 		"Gosched", simName, "Yield"),
 }
 

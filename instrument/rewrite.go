@@ -223,22 +223,30 @@ func (g *graph) choose(all []*packages.Package) {
 }
 
 // orderAffected lists, dependencies first, the packages of modules that
-// are rewritten or import one that is: those the rewrite must check.
+// are rewritten or import one that is: those the rewrite must check, but
+// for those that do not load and those that import one, directly or not,
+// which go test reports as failing to build (samber/lo's tests name an
+// identifier that its module leaves out, and open-feature's external
+// tests import such a package).
 func (g *graph) orderAffected(all []*packages.Package) {
 	var visit func(p *packages.Package) bool
 	done := map[string]bool{}
+	broken := map[string]bool{}
 	visit = func(p *packages.Package) bool {
 		if done[p.ID] {
 			return g.affected[p.ID]
 		}
 		done[p.ID] = true
 		a := g.instr[p.ID]
+		broken[p.ID] = len(p.Errors) > 0
 		for _, path := range sortedKeys(p.Imports) {
-			if visit(p.Imports[path]) {
+			q := p.Imports[path]
+			if visit(q) {
 				a = true
 			}
+			broken[p.ID] = broken[p.ID] || broken[q.ID]
 		}
-		if a && !isTestMain(p) && p.Module != nil {
+		if a && !isTestMain(p) && p.Module != nil && !broken[p.ID] {
 			g.affected[p.ID] = true
 			g.order = append(g.order, p)
 		}

@@ -119,3 +119,44 @@ func (f *Frames) Next() (frame runtime.Frame, more bool) {
 	frame.Function = frames.Rename(frame.Function)
 	return frame, more
 }
+
+// Func is runtime.Func, which weft test gives for runtime's: its Name is
+// the function's as go test names it (see Frames). github.com/pkg/errors
+// names a stack's frames with runtime.FuncForPC(pc).Name(), and
+// rs/zerolog's pkgerrors tests look for the test function there.
+type Func struct {
+	fn *runtime.Func
+}
+
+// FuncForPC is runtime.FuncForPC: nil where runtime's is nil.
+func FuncForPC(pc uintptr) *Func {
+	fn := runtime.FuncForPC(pc)
+	if fn == nil {
+		return nil
+	}
+	return &Func{fn: fn}
+}
+
+// Name is runtime.Func's Name, as go test names the function.
+func (f *Func) Name() string {
+	if f == nil {
+		return ""
+	}
+	return frames.Rename(f.fn.Name())
+}
+
+// Entry is runtime.Func's Entry.
+func (f *Func) Entry() uintptr {
+	if f == nil {
+		return 0
+	}
+	return f.fn.Entry()
+}
+
+// FileLine is runtime.Func's FileLine.
+func (f *Func) FileLine(pc uintptr) (file string, line int) {
+	if f == nil {
+		return "", 0
+	}
+	return f.fn.FileLine(pc)
+}

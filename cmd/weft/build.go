@@ -54,9 +54,7 @@ func build(workdir, cache string, a testArgs) (*setup, error) {
 		return nil, err
 	}
 	s := &setup{Packages: sel.skipped}
-	if err := s.dropUnloadable(pkgs, sel); err != nil {
-		return nil, err
-	}
+	s.dropUnloadable(pkgs, sel)
 	r := &rewrite{
 		cache:     cache,
 		modcache:  modcache,
@@ -89,21 +87,23 @@ func build(workdir, cache string, a testArgs) (*setup, error) {
 	return s, nil
 }
 
-// dropUnloadable leaves a dependency that does not load as it is (the
-// packages that import it see it so), and fails for a package of the
-// user's own modules that does not.
-func (s *setup) dropUnloadable(pkgs []*packages.Package, sel *selection) error {
+// dropUnloadable leaves a package that does not load as it is (the
+// packages that import it see it so), and its tests too where only they
+// do not load: go test then reports the build failure of that package, as
+// it would without weft, and runs the others (samber/lo's tests name an
+// identifier that its module leaves out, which stopped weft test before
+// any of the module's other packages ran).
+func (s *setup) dropUnloadable(pkgs []*packages.Package, sel *selection) {
 	for _, p := range pkgs {
 		path := strings.TrimSuffix(p.PkgPath, "_test")
-		if len(p.Errors) > 0 && sel.instrumented[path] {
-			if sel.local[path] {
-				return fmt.Errorf("%s: %v", p.PkgPath, p.Errors[0])
-			}
-			delete(sel.instrumented, path)
-			s.Packages = append(s.Packages, fmt.Sprintf("%s: it does not load: %v", p.PkgPath, p.Errors[0]))
+		if len(p.Errors) == 0 || !sel.instrumented[path] {
+			continue
 		}
+		if p.ID == p.PkgPath {
+			delete(sel.instrumented, path)
+		}
+		s.Packages = append(s.Packages, fmt.Sprintf("%s: it does not load: %v", p.ID, p.Errors[0]))
 	}
-	return nil
 }
 
 // rewriteAll rewrites the selected packages, with the safety net (every

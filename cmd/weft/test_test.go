@@ -203,3 +203,25 @@ func weftTestIn(t *testing.T, dir string) func(args ...string) (int, string) {
 		return code, out.String()
 	}
 }
+
+// TestWeftTestGoesOnPastABuildFailure runs testdata/buildfail, where one
+// package's tests do not build: weft test, like go test, reports that
+// package's build failure and runs the other's tests. Before, it stopped
+// at the load, no test run (samber/lo).
+func TestWeftTestGoesOnPastABuildFailure(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test")
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/buildfail\n\ngo 1.22\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(dir, os.DirFS("testdata/buildfail")); err != nil {
+		t.Fatal(err)
+	}
+	code, out := weftTestIn(t, dir)("-count=1", "./...")
+	if code == 0 || !strings.Contains(out, "example.com/buildfail/bad [build failed]") ||
+		!strings.Contains(out, "undefined: undefinedName") || !regexp.MustCompile(`ok\s+example.com/buildfail/good`).MatchString(out) {
+		t.Fatalf("weft test ./...: exit %d, want bad's build failure and good's pass:\n%s", code, out)
+	}
+}

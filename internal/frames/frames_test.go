@@ -70,9 +70,12 @@ func TestRename(t *testing.T) {
 		"example.com/p.TestX.func1":     "example.com/p.TestX",
 		"example.com/p.TestX.func1.2":   "example.com/p.TestX.func2",
 		"example.com/p.TestX.func1.2.1": "example.com/p.TestX.func2.1",
-		"example.com/p.TestX.func10":    "example.com/p.TestX.func10",
-		"example.com/p.TestY.func1":     "example.com/p.TestY.func1",
-		"example.com/p.helper":          "example.com/p.helper",
+		// A closure inlined into another (go.uber.org/fx's TestDeepStack).
+		"example.com/p.TestX.func1.1.TestX.func1.1.1.2": "example.com/p.TestX.func1.TestX.func1.1.2",
+		"example.com/p.TestX.func1.1.TestX.func10.1":    "example.com/p.TestX.func1.TestX.func10.1",
+		"example.com/p.TestX.func10":                    "example.com/p.TestX.func10",
+		"example.com/p.TestY.func1":                     "example.com/p.TestY.func1",
+		"example.com/p.helper":                          "example.com/p.helper",
 	} {
 		if got := Rename(fn); got != want {
 			t.Errorf("Rename(%q) = %q, want %q", fn, got, want)

@@ -119,6 +119,10 @@ func stdName(c context.Context) string {
 // the view's Err is nil until its Done is closed. Under control, a
 // goroutine blocked on the raw channel blocks outside weft's knowledge.
 //
+// A nil ctx gives a nil context.Context, which code weft does not
+// instrument gets as it would without weft (log/slog's Logger.Log takes a
+// nil context for context.Background(): go.uber.org/fx's SlogLogger).
+//
 // Limits: context.Cause of the view returns its Err, not ctx's cause (use
 // Cause on ctx); contexts that package context derives from the view are
 // canceled by a goroutine of package context that waits on the raw
@@ -126,7 +130,7 @@ func stdName(c context.Context) string {
 // execution does, or weft reports it as an escape.
 func ToStd(ctx Context) context.Context {
 	if ctx == nil {
-		panic("simctx.ToStd: nil context")
+		return nil
 	}
 	switch c := ctx.(type) {
 	case *stdCtx:

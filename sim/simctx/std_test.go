@@ -1,8 +1,11 @@
 package simctx_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
@@ -210,5 +213,20 @@ func TestStdRoundTrips(t *testing.T) {
 	}
 	if got := simctx.ToStd(sc).(interface{ String() string }).String(); got != "simctx.ToStd(simctx.Background.WithCancel)" {
 		t.Errorf("view's name %q", got)
+	}
+}
+
+// TestToStdNil: a nil Context crosses to code weft does not instrument as
+// a nil context.Context, which log/slog's Logger.Log takes for
+// context.Background() (go.uber.org/fx's SlogLogger logs with a nil
+// context). Before, ToStd panicked.
+func TestToStdNil(t *testing.T) {
+	if c := simctx.ToStd(nil); c != nil {
+		t.Errorf("ToStd(nil) = %v, want nil", c)
+	}
+	var buf bytes.Buffer
+	slog.New(slog.NewTextHandler(&buf, nil)).Log(simctx.ToStd(nil), slog.LevelInfo, "logged")
+	if !strings.Contains(buf.String(), "logged") {
+		t.Errorf("slog with ToStd(nil) logged %q", buf.String())
 	}
 }

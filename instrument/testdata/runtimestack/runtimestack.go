@@ -32,3 +32,16 @@ func Callers() []string {
 		}
 	}
 }
+
+// CallerName returns the name of its caller's function as
+// github.com/pkg/errors names a frame's: runtime.FuncForPC of the PC that
+// runtime.Callers gives, held as a *runtime.Func.
+func CallerName() string {
+	pcs := make([]uintptr, 1)
+	runtime.Callers(2, pcs)
+	var fn *runtime.Func = runtime.FuncForPC(pcs[0] - 1)
+	if fn == nil {
+		return "unknown"
+	}
+	return fn.Name()
+}

@@ -22,3 +22,11 @@ func TestDeepEqualOfAtomics(t *testing.T) {
 		t.Error("two levels of 1 differ")
 	}
 }
+
+// TestFuncForPC: the test function's name, not its body's closure's, as
+// under go test (rs/zerolog's pkgerrors tests, through pkg/errors).
+func TestFuncForPC(t *testing.T) {
+	if name := CallerName(); name != "example.com/runtimestack.TestFuncForPC" {
+		t.Errorf("caller %q, want example.com/runtimestack.TestFuncForPC", name)
+	}
+}
