@@ -13,7 +13,8 @@ import (
 // process (gls.Active), the plain paths of the primitives whose state
 // belongs to an execution (channels, mutexes, wait groups, conds, onces,
 // maps) ask outside first. A send, a receive that would wait and a close
-// of a channel, a Cond's Signal and Broadcast, and a Mutex's Lock and
+// of a channel, a select without default on its channels (see
+// selectvisit.go), a Cond's Signal and Broadcast, and a Mutex's Lock and
 // Unlock (a server's handler on a goroutine that net/http started, which
 // left the execution: see sched.G.Claim) visit first instead:
 // the execution's controller performs them on the execution's side of the

@@ -116,6 +116,36 @@ func TestOutsideOperationsVisitTheExecution(t *testing.T) {
 			check(n == 1, "the visitor's count is lost")
 			mu.Unlock()
 		}},
+		{"select receive", func(check func(bool, string)) {
+			// statedb's changes handler waits for the watch channel the
+			// test's commit closes, and for its request's context.
+			watch, ctx := sim.NewChan[struct{}](0), make(chan struct{})
+			watch.Len()
+			got := -1
+			v.hand(func() {
+				got = sim.Select(sim.OnRecvGo(ctx, nil), sim.OnRecv(watch, nil))
+			})
+			watch.Close()
+			v.wait()
+			check(got == 1, "the visitor's select did not see the close")
+			v.done <- struct{}{}
+		}},
+		{"select send", func(check func(bool, string)) {
+			ch := sim.NewChan[int](0)
+			ch.Len()
+			v.hand(func() { sim.Select(sim.OnSend(ch, 4, nil), sim.OnRecvGo(make(chan int), nil)) })
+			check(ch.Recv() == 4, "the execution did not receive the visitor's 4")
+		}},
+		{"select outside", func(check func(bool, string)) {
+			// A case on a channel of no execution completes the select
+			// while it waits for the execution's.
+			ch, got, plain := sim.NewChan[int](0), sim.NewChan[int](0), make(chan int, 1)
+			ch.Len()
+			got.Len()
+			v.hand(func() { got.Send(sim.Select(sim.OnRecv(ch, nil), sim.OnRecvGo(plain, nil))) })
+			plain <- 1
+			check(got.Recv() == 1, "the visitor's select did not take the plain channel's value")
+		}},
 		{"broadcast", func(check func(bool, string)) {
 			var mu sim.Mutex
 			c := sim.NewCond(&mu)
