@@ -146,6 +146,105 @@ func TestOutsideOperationsVisitTheExecution(t *testing.T) {
 			plain <- 1
 			check(got.Recv() == 1, "the visitor's select did not take the plain channel's value")
 		}},
+		{"rwmutex", func(check func(bool, string)) {
+			var mu sim.RWMutex
+			n := 0
+			got := sim.NewChan[int](0)
+			got.Len()
+			mu.Lock()
+			v.hand(func() {
+				mu.Lock()
+				n++
+				got.Send(n)
+				mu.Unlock()
+			})
+			mu.Unlock()
+			check(got.Recv() == 1, "the visitor did not count under the lock")
+			mu.RLock()
+			check(n == 1, "the visitor's count is lost")
+			mu.RUnlock()
+		}},
+		{"rwmutex read", func(check func(bool, string)) {
+			// The execution's writer waits for the visitor's read lock.
+			var mu sim.RWMutex
+			n := 0
+			got := sim.NewChan[int](0)
+			got.Len()
+			mu.Lock()
+			v.hand(func() {
+				mu.RLock()
+				got.Send(1)
+				n = 2
+				mu.RUnlock()
+			})
+			mu.Unlock()
+			got.Recv()
+			mu.Lock()
+			check(n == 2, "the writer did not wait for the visitor's read lock")
+			mu.Unlock()
+		}},
+		{"waitgroup done", func(check func(bool, string)) {
+			var wg sim.WaitGroup
+			n := 0
+			wg.Add(1)
+			v.hand(func() {
+				n = 1
+				wg.Done()
+			})
+			wg.Wait()
+			check(n == 1, "Wait returned before the visitor's Done")
+		}},
+		{"waitgroup wait", func(check func(bool, string)) {
+			var wg sim.WaitGroup
+			got := sim.NewChan[int](0)
+			got.Len()
+			n := 0
+			wg.Add(1)
+			v.hand(func() {
+				wg.Wait()
+				got.Send(n)
+			})
+			n = 1
+			wg.Done()
+			check(got.Recv() == 1, "the visitor's Wait returned before the Done")
+		}},
+		{"once", func(check func(bool, string)) {
+			// The visitor's Do waits for the execution's, and does not
+			// call its function again.
+			var o sim.Once
+			got := sim.NewChan[int](0)
+			got.Len()
+			n := 0
+			o.Do(func() {
+				v.hand(func() {
+					o.Do(func() { n += 10 })
+					got.Send(n)
+				})
+				n++
+			})
+			check(got.Recv() == 1, "the visitor's Do did not wait for the execution's, or called its function")
+		}},
+		{"cond wait", func(check func(bool, string)) {
+			var mu sim.Mutex
+			c := sim.NewCond(&mu)
+			c.Signal()
+			ready, got := false, sim.NewChan[bool](0)
+			got.Len()
+			v.hand(func() {
+				mu.Lock()
+				for !ready {
+					c.Wait()
+				}
+				mu.Unlock()
+				got.Send(ready)
+			})
+			sim.Yield()
+			mu.Lock()
+			ready = true
+			c.Broadcast()
+			mu.Unlock()
+			check(got.Recv(), "the visitor did not see ready")
+		}},
 		{"broadcast", func(check func(bool, string)) {
 			var mu sim.Mutex
 			c := sim.NewCond(&mu)
