@@ -750,23 +750,21 @@ func Current() *G {
 
 // Claim returns g, the goroutine the caller's goroutine-local value names
 // (gls.Get), for callers that look the value up themselves, as Current
-// does; or nil if the caller is a goroutine that the standard library
-// started from g's (a server's handler): it carries g's identity, but is
-// none of the execution's, and leaves it (see stray). If another
-// goroutine holds the baton, the caller is an escaped goroutine, as for
-// Current: the execution fails and the caller exits.
+// does, once Runs reported false; or nil if the caller is a goroutine
+// that the standard library started from g's (a server's handler): it
+// carries g's identity, but is none of the execution's, and leaves it
+// (see stray). If another goroutine holds the baton, the caller is an
+// escaped goroutine, as for Current: the execution fails and the caller
+// exits.
 //
 // The goroutines that run controlled ones, weft's workers, are marked
 // (debug.SetPanicOnFault, a flag of the goroutine's own that a go
 // statement does not copy): one test of the flag, at every event, tells a
-// worker from a goroutine started from it. Claim is not inlined (its two
-// calls cost too much); the hottest paths write it out, with Runs.
-func (g *G) Claim() *G {
-	if g.Runs() {
-		return g
-	}
-	return g.c.claimSlow(g)
-}
+// worker from a goroutine started from it. Claim does not test Runs
+// again: Runs's test marks the caller when g holds the baton, so a second
+// one would report a handler, which Runs just marked, as g's worker (its
+// operation then taken for g's, while g waits in the network).
+func (g *G) Claim() *G { return g.c.claimSlow(g) }
 
 // Runs reports whether g holds the baton and the caller is a worker, whose
 // goroutine-local value is g (as the caller looked it up): Claim's fast
@@ -810,11 +808,13 @@ func (c *Controller) claimSlow(g *G) *G {
 //
 //go:norace
 func (c *Controller) stray(g *G) bool {
-	if stdCreator(string(debug.Stack())) == "" {
+	stack := string(debug.Stack())
+	if stdCreator(stack) == "" {
 		return false
 	}
 	debug.SetPanicOnFault(false)
 	gls.Leave()
+	c.noteLeft(stack) // its sleeps are on the execution's clock (see SleepLeft)
 	return true
 }
 
@@ -1777,6 +1777,7 @@ func (c *Controller) result() *Result {
 		KeptRunning: c.keptRunning,
 	}
 	visitor, refused, visited := c.endVisits()
+	c.forgetLeft()
 	outside, reported := c.takeOutside()
 	if !reported && visited && (refused || r.Failure != nil) {
 		// The first visit stands for the goroutine outside: a visit
