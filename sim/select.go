@@ -155,8 +155,8 @@ func Select(cases ...Case) int {
 
 func selectPlain(cases []Case, def, channels int) int {
 	if gls.Active() {
-		if def < 0 && channels > 0 {
-			if i, ok := selectVisit(cases); ok {
+		if channels > 0 && (def < 0 || sendsTo(cases)) {
+			if i, ok := selectVisit(cases, def); ok {
 				return i
 			}
 		}

@@ -17,7 +17,14 @@ import (
 // own, and its request's context). Meanwhile the goroutine polls the
 // cases that are not the execution's (a Go channel, a channel of no
 // execution, a value sent in plain mode) at every round of the visit:
-// the first case either side completes is the select's.
+// the first case either side completes is the select's. A select with a
+// default visits only if it sends on an execution's channel (statedb's
+// delete tracker triggers its collector so), which the plain channel
+// would hide: the controller completes a case that can proceed on the
+// execution's side when it performs the visit, or else the default.
+// Its receives on the execution's channels see the plain side alone, at
+// once, as before: what the execution closed, and values sent in plain
+// mode.
 
 // A caseVisit is a case of a select from outside on the execution's side
 // of its channel: it performs the case on g if it can at once, and
@@ -66,13 +73,14 @@ func (*goChan[T]) visiting() (*sched.Controller, uint64, uint32, caseVisit) {
 	return nil, 0, 0, nil
 }
 
-// selectVisit is a select without default from a goroutine outside every
-// execution, while one runs in the process: if a case's channel is an
-// execution's, it waits for one of its cases as a visit of that execution
-// (see above), and returns the index of the case it completed and true.
-// It returns false if no case's channel belongs to a running execution,
-// or that execution ended first: the caller goes on in plain mode.
-func selectVisit(cases []Case) (int, bool) {
+// selectVisit is a select from a goroutine outside every execution,
+// while one runs in the process, with its default case def (-1: none):
+// if a case's channel is an execution's, it waits for one of its cases as
+// a visit of that execution (see above), or for the visit if def is a
+// case, and returns the index of the case it completed and true. It
+// returns false if no case's channel belongs to a running execution, or
+// that execution ended first: the caller goes on in plain mode.
+func selectVisit(cases []Case, def int) (int, bool) {
 	var ctl *sched.Controller
 	var exec uint64
 	var obj uint32
@@ -105,6 +113,10 @@ func selectVisit(cases []Case) (int, bool) {
 				}
 			}
 		}
+		if def >= 0 {
+			chosen, finish = def, func() { callFunc(cases[def]) }
+			return true
+		}
 		return false
 	}
 	poll := func() bool {
@@ -117,6 +129,9 @@ func selectVisit(cases []Case) (int, bool) {
 	if poll() {
 		return chosen, true
 	}
+	if def >= 0 {
+		poll = nil // the visit completes the select when performed
+	}
 	if !ctl.VisitOr(exec, opSelect, obj, what, try, poll) {
 		return 0, false
 	}
@@ -124,6 +139,19 @@ func selectVisit(cases []Case) (int, bool) {
 		finish()
 	}
 	return chosen, true
+}
+
+// sendsTo reports whether a case of a select sends on a channel whose
+// state belongs to an execution.
+func sendsTo(cases []Case) bool {
+	for _, c := range cases {
+		if c.ch != nil && c.dir == caseSend {
+			if ctl, _, _, _ := c.ch.visiting(); ctl != nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // pollCases performs at once, on the plain side, one of the cases that can

@@ -136,6 +136,16 @@ func TestOutsideOperationsVisitTheExecution(t *testing.T) {
 			v.hand(func() { sim.Select(sim.OnSend(ch, 4, nil), sim.OnRecvGo(make(chan int), nil)) })
 			check(ch.Recv() == 4, "the execution did not receive the visitor's 4")
 		}},
+		{"select send default", func(check func(bool, string)) {
+			// statedb's delete tracker triggers the collector of the
+			// test's database from a handler, without waiting.
+			trigger, got := sim.NewChan[int](1), sim.NewChan[int](0)
+			trigger.Len()
+			got.Len()
+			v.hand(func() { got.Send(sim.Select(sim.OnSend(trigger, 5, nil), sim.OnDefault(nil))) })
+			check(got.Recv() == 0, "the visitor's select took its default")
+			check(trigger.Recv() == 5, "the execution did not receive the visitor's 5")
+		}},
 		{"select outside", func(check func(bool, string)) {
 			// A case on a channel of no execution completes the select
 			// while it waits for the execution's.
