@@ -336,6 +336,38 @@ func (c *Controller) awaitVisit(g *G) bool {
 	return false
 }
 
+// awaitVisitBefore waits in real time, at a stall where the next timer is
+// due in in, for a visit to arrive, and performs it; it reports whether it
+// did. Only an execution that had visits, or to which one arrived, waits:
+// a goroutine outside it that works with it (a server's handler) runs in
+// real time, and the clock, which jumps to the next timer, would leave it
+// behind (statedb's test waits a virtual second for its handler to close
+// its change iterator, 100 polls of 10 ms, done in a millisecond of real
+// time, before the handler saw its request canceled). It waits up to in,
+// a round at a time, and up to visitLinger in all since a visit was last
+// performed, as awaitVisit does, after which the clock runs free again.
+//
+//go:norace
+func (c *Controller) awaitVisitBefore(g *G, in time.Duration) bool {
+	if in <= 0 || c.visits == 0 && visitors.pending.Load() == 0 || c.aborting || c.abandoned.Load() ||
+		c.visitWait >= visitLinger {
+		return false
+	}
+	arrived := c.visitArrived()
+	if arrived == nil {
+		return false
+	}
+	d := min(in, visitRound, visitLinger-c.visitWait)
+	t := time.NewTimer(d)
+	select {
+	case <-arrived:
+	case <-t.C:
+		c.visitWait += d
+	}
+	t.Stop()
+	return c.serveVisits(g)
+}
+
 // outsideOps counts the operations of goroutines outside every execution
 // made while one ran (NoteOutside).
 var outsideOps atomic.Uint64

@@ -3,6 +3,7 @@ package sim_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/weftdev/weft/explore"
 	weftrace "github.com/weftdev/weft/internal/race"
@@ -313,5 +314,43 @@ func TestOutsideVisitRefusedAtTheEndIsReported(t *testing.T) {
 	if !strings.Contains(r.Failure.Message, "Chan.Send on a sim.Chan[int] of the execution") ||
 		len(r.More) == 0 || r.More[0].Kind != sched.Deadlock {
 		t.Errorf("got %s, then %v\n%s", r.Failure.Summary(), r.More, r.Failure.Message)
+	}
+}
+
+// A goroutine outside the execution that visits it again after a while
+// in real time (a server's handler that sees its request canceled, then
+// closes what the test waits for) is not left behind by the execution's
+// clock while the execution polls with timers (statedb's test waits for
+// it with require.Eventually, 100 polls of 10 ms): at each timer, an
+// execution that had visits waits a round in real time for the next one,
+// up to visitLinger in all since the last, before the clock moves on.
+// Before, the polls ran out in a millisecond of real time.
+func TestOutsideVisitorNotLeftBehindByTheClock(t *testing.T) {
+	if weftrace.Enabled {
+		t.Skip("no visits under the race detector")
+	}
+	v := startVisitor(t)
+	defer v.wait()
+	r := sched.Run(func() {
+		ch := sim.NewChan[int](1)
+		ch.Len()
+		v.hand(func() {
+			ch.Send(1)
+			time.Sleep(20 * time.Millisecond) // real time: the visitor is plain
+			ch.Send(2)
+		})
+		ch.Recv()
+		for range 100 {
+			got := 0
+			sim.Select(sim.OnRecv(ch, func(x int) { got = x }), sim.OnDefault(nil))
+			if got == 2 {
+				return
+			}
+			sim.Sleep(10 * time.Millisecond)
+		}
+		t.Error("the visitor's second send came after a second of polls on the execution's clock")
+	}, explore.RandomWalk(1), simtest.Options())
+	if r.Failure != nil {
+		t.Fatalf("%s\n%s", r.Failure.Summary(), r.Failure.Message)
 	}
 }
