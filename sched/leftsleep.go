@@ -26,7 +26,12 @@ import (
 // in real time meanwhile, up to the timer's own wait, as for every timer:
 // see awaitBack). The goroutine then sleeps what is left of d in real
 // time, if any: a sleep is never shorter than Go's, only ordered with the
-// execution's timers. A goroutine started in plain mode before the
+// execution's timers. Nor is it much longer: once d and visitLinger of
+// real time passed, the goroutine withdraws its visit and goes on (within
+// a round of visitRound), whatever the execution does:
+// one of the execution's goroutines may wait for it outside weft's
+// control (hedgedhttp's Close of a response's body), and the execution
+// then does not stall to perform the visit. A goroutine started in plain mode before the
 // execution (a purge loop) left none, and sleeps in real time.
 
 // left holds the goroutines that left an execution still running, by
@@ -114,11 +119,20 @@ func SleepLeft(op *Op, d time.Duration) bool {
 	}
 	start := time.Now()
 	var t *Timer
-	f.c.Visit(f.exec, op, 0, "clock", func(g *G) bool {
+	f.c.VisitOr(f.exec, op, 0, "clock", func(g *G) bool {
 		if t == nil {
 			t = g.NewTimer(d, nil)
 		}
 		return t.fired
+	}, func() bool {
+		// d of real time passed, and visitLinger more: the sleep is
+		// over, whatever the execution does (one of its goroutines may
+		// wait, outside weft's control, for this one: a response's
+		// Close, which the watchdog reports after Options.BlockTimeout).
+		// visitLinger leaves the controller, which waits in real time
+		// for the timer's own wait while goroutines are away, the time
+		// to fire it on a loaded machine.
+		return time.Since(start) >= d+visitLinger
 	})
 	if rest := d - time.Since(start); rest > 0 {
 		time.Sleep(rest)
