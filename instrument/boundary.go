@@ -11,7 +11,8 @@ import (
 // one (simctx.ToStd), and a standard context it returns becomes weft's
 // (simctx.FromStd), so that http.NewRequestWithContext(ctx, ...) and
 // ctx := req.Context() keep compiling and working. So are the contexts
-// handed to a function of ours that keeps the standard one (stdctx.go).
+// handed to a function of ours that keeps the standard one (stdctx.go),
+// and the contexts it returns.
 func (r *rewriter) contextBoundary(n *ast.CallExpr) {
 	fn := r.pr.callee(n)
 	if fn == nil || fn.Pkg() == nil || replacedCallee(fn) {
@@ -35,9 +36,8 @@ func (r *rewriter) contextBoundary(n *ast.CallExpr) {
 			r.replace(arg, ctxName+".ToStd("+r.text(arg)+")")
 		}
 	}
-	if !outside {
-		return // its results are ours
-	}
+	// Its context results are standard ones, outside and in a function of
+	// ours that keeps the standard context (see stdReturns) alike.
 	if res := sig.Results(); res.Len() == 1 && isContextType(res.At(0).Type()) {
 		if why := r.skipped(n); why != "" {
 			return

@@ -203,6 +203,9 @@ func (f *flow) node(e ast.Expr) any {
 	case *ast.StarExpr:
 		return f.node(e.X)
 	case *ast.UnaryExpr:
+		if e.Op == token.ARROW && f.elemsHeld(e.X) {
+			return f.contentsOf(f.node(e.X))
+		}
 		if e.Op == token.AND || e.Op == token.ARROW {
 			return f.node(e.X)
 		}
@@ -222,6 +225,30 @@ func (f *flow) node(e ast.Expr) any {
 		return f.add(e, t)
 	}
 	return nil
+}
+
+// elemsHeld reports whether the values that channel ch carries are the
+// contents of its class (see holders.go), not members of it: they hold
+// interfaces, which may hold channels, and nothing that weft rewrites
+// spelled in their type (chan any, chan error-like interfaces, chan
+// []any). Such a channel's type is spelled alike whatever its values hold,
+// so where they go need not decide it: hashicorp/raft's fsmMutateCh, a
+// chan interface{} whose values its loop prints with %#v when it does not
+// know their type, stayed Go's, shared with fmt, and its goroutines
+// polled it (millions of events in a test of a few seconds). A channel
+// that stays Go's keeps its contents Go's (rawContents).
+func (f *flow) elemsHeld(ch ast.Expr) bool {
+	c, ok := coreType(f.info.TypeOf(ch)).(*types.Chan)
+	return ok && !f.carries(c.Elem()) && holdsInterface(c.Elem(), map[types.Type]bool{})
+}
+
+// elems returns the node of the values channel ch carries: the contents
+// of its class when elemsHeld, its class otherwise.
+func (f *flow) elems(ch ast.Expr) any {
+	if f.elemsHeld(ch) {
+		return f.contentsOf(f.node(ch))
+	}
+	return f.node(ch)
 }
 
 // methodExpr reports whether fun is a method expression, (*T).M, whose
@@ -680,12 +707,12 @@ func (f *flow) build(files []*ast.File) {
 				f.call(n)
 			case *ast.SendStmt:
 				if ch, ok := coreType(f.info.TypeOf(n.Chan)).(*types.Chan); ok {
-					f.flowInto(f.node(n.Chan), ch.Elem(), n.Value)
+					f.flowInto(f.elems(n.Chan), ch.Elem(), n.Value)
 				}
 			case *ast.RangeStmt:
 				for _, kv := range []ast.Expr{n.Key, n.Value} {
 					if kv != nil && f.tracked(f.info.TypeOf(kv)) {
-						f.union(f.node(kv), f.node(n.X))
+						f.union(f.node(kv), f.elems(n.X))
 					}
 				}
 			case *ast.CompositeLit:

@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"slices"
 	"strings"
 )
 
 // A function whose type must stay identical to one that code weft does not
-// instrument spells keeps the standard library's context in its parameters:
+// instrument spells keeps the standard library's context in its parameters
+// and results:
 // a method of a type converted to an interface of such code (a
 // log/slog.Handler's Enabled and Handle), a function literal handed to it
 // (runtime/pprof.Do's), and, the same way, a method of an interface of the
@@ -17,7 +19,10 @@ import (
 // converts it at its start (simctx.FromStd, as what code weft does not
 // instrument returns is), and a call of it from rewritten code converts its
 // context arguments (simctx.ToStd, as calls into such code do): see
-// contextBoundary.
+// contextBoundary. Its context results (grpc's ServerStream.Context, which
+// a stream type of the package implements) are converted at its returns
+// (simctx.ToStd), and back where rewritten code calls it (simctx.FromStd,
+// as what code weft does not instrument returns is).
 
 // stdContexts records the functions whose context parameters keep the
 // standard library's type because the value src, of a function or of a
@@ -31,22 +36,22 @@ func (f *flow) stdContexts(dst any, dt types.Type, src ast.Expr) {
 		f.implementsStd(st, dt, iface)
 		return
 	}
-	if sig, ok := coreType(dt).(*types.Signature); ok && hasContextParam(sig) && f.spelledOutside(dst, dt) {
+	if sig, ok := coreType(dt).(*types.Signature); ok && hasContext(sig) && f.spelledOutside(dst, dt) {
 		f.stdFuncValue(ast.Unparen(src), fmt.Sprintf("it is handed to %s as a %s", outsideName(dst, dt), types.TypeString(dt, nil)))
 	}
 }
 
 // implementsStd records the methods of st that implement a method of the
-// interface dt taking a standard context.
+// interface dt taking or returning a standard context.
 func (f *flow) implementsStd(st, dt types.Type, iface *types.Interface) {
 	for i := range iface.NumMethods() {
 		m := iface.Method(i)
-		if !hasContextParam(m.Type().(*types.Signature)) || !f.pr.stdContext(m) {
+		if !hasContext(m.Type().(*types.Signature)) || !f.pr.stdContext(m) {
 			continue
 		}
 		obj, _, _ := types.LookupFieldOrMethod(st, true, m.Pkg(), m.Name())
 		impl, ok := obj.(*types.Func)
-		if !ok || impl.Origin() == m.Origin() || !hasContextParam(impl.Type().(*types.Signature)) {
+		if !ok || impl.Origin() == m.Origin() || !hasContext(impl.Type().(*types.Signature)) {
 			continue
 		}
 		f.pr.keepStdContext(impl, fmt.Sprintf("it implements %s.%s", typeString(dt), m.Name()))
@@ -134,11 +139,13 @@ func (pr *pkgRewriter) stdContextWhy(fn *types.Func) string {
 	return ""
 }
 
-// hasContextParam reports whether sig takes a context.Context.
-func hasContextParam(sig *types.Signature) bool {
-	for v := range sig.Params().Variables() {
-		if isContextType(v.Type()) {
-			return true
+// hasContext reports whether sig takes or returns a context.Context.
+func hasContext(sig *types.Signature) bool {
+	for _, tup := range []*types.Tuple{sig.Params(), sig.Results()} {
+		for v := range tup.Variables() {
+			if isContextType(v.Type()) {
+				return true
+			}
 		}
 	}
 	return false
@@ -170,9 +177,14 @@ func (r *rewriter) findStdContexts() {
 			return
 		}
 		r.stdFuncs[n] = true
-		for _, fld := range ft.Params.List {
-			if sel, ok := fld.Type.(*ast.SelectorExpr); ok && isContextType(r.info.TypeOf(sel)) {
-				r.stdTypes[sel] = true
+		for _, fl := range []*ast.FieldList{ft.Params, ft.Results} {
+			if fl == nil {
+				continue
+			}
+			for _, fld := range fl.List {
+				if sel, ok := fld.Type.(*ast.SelectorExpr); ok && isContextType(r.info.TypeOf(sel)) {
+					r.stdTypes[sel] = true
+				}
 			}
 		}
 		r.skip(n, "context parameter", "it keeps the standard library's context, converted in the function: "+why)
@@ -226,6 +238,47 @@ func (r *rewriter) stdPrologue(n ast.Node, ft *ast.FuncType, body *ast.BlockStmt
 	if pro.Len() > 0 {
 		r.ed.insert(r.off(body.Lbrace)+1, pro.String())
 	}
+	r.stdReturns(ft, body)
+}
+
+// stdReturns converts the context results of the returns of a function
+// that keeps the standard context in its results (not those of the
+// function literals it holds): what it returns is the package's own.
+func (r *rewriter) stdReturns(ft *ast.FuncType, body *ast.BlockStmt) {
+	if ft.Results == nil {
+		return
+	}
+	var std []types.Type // by result: the standard context, or nil
+	for _, fld := range ft.Results.List {
+		var t types.Type
+		if r.stdTypes[fld.Type] {
+			t = r.info.TypeOf(fld.Type)
+		}
+		for range max(len(fld.Names), 1) {
+			std = append(std, t)
+		}
+	}
+	if !slices.ContainsFunc(std, func(t types.Type) bool { return t != nil }) {
+		return
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(n.Results) != len(std) {
+				return true // a bare return, or return f(): left to the type check
+			}
+			for i, e := range n.Results {
+				if std[i] != nil && !isNil(r.info, e) && r.ourContext(r.info.TypeOf(e), std[i]) && r.skipped(e) == "" {
+					r.site(e, nil, "context conversion")
+					r.used[ctxName] = true
+					r.replace(e, ctxName+".ToStd("+r.text(e)+")")
+				}
+			}
+		}
+		return true
+	})
 }
 
 // contextDone rewrites ctx.Done() whose channel must stay Go's (handed to

@@ -81,6 +81,27 @@ type Recorder interface {
 	Close(locs []*Loc)
 }
 
+// A Releaser is a Recorder that finishes some of its work on a goroutine's
+// reports after the primitive they were made in is released, outside the
+// program's critical section: a report made under a mutex (its Lock's,
+// its Unlock's, the accesses between) that calls Thread.Defer has
+// Released called on the same goroutine once the mutex is free (or before
+// anything else is written to the goroutine's stream, or at its end).
+//
+// What a recorder does inside a critical section lengthens it, and the
+// gap between two critical sections, where a race between them is won or
+// lost, stays as short as the framework makes it: a waiter that takes the
+// lock lands in that gap the less often, and the bug the recording should
+// catch is hidden (the probe effect; see internal/workload). Work that
+// needs no exclusion, such as coding a log entry, belongs after the
+// release. Released must log exactly what the reports would have logged,
+// in the same order.
+type Releaser interface {
+	Recorder
+	// Released finishes the work t's reports deferred (Thread.Defer).
+	Released(t *Thread)
+}
+
 // A Loc is a shared location of a recorded execution: the state of one sim
 // object for the run, numbered from 1 in order of creation.
 type Loc struct {

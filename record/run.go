@@ -206,6 +206,7 @@ func (r *Session) newLoc() *Loc {
 }
 
 func (r *Session) exit(t *Thread) {
+	t.Released()
 	r.rec.ExitThread(t)
 	t.Stream.Flush()
 	r.exits.Add(1)

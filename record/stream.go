@@ -56,6 +56,10 @@ func (s *Stream) Put(tag uint8, n uint64, args ...uint64) {
 	}
 }
 
+// Pending returns how many bytes of entries the stream holds that are not
+// written to the log file yet.
+func (s *Stream) Pending() int { return len(s.buf) }
+
 // Flush writes the stream's pending entries to the log file.
 func (s *Stream) Flush() {
 	if len(s.buf) == 0 || s.run == nil {

@@ -25,6 +25,9 @@ type Thread struct {
 	bit      uint64       // 1<<idx, or 0 for idx ≥ 64
 	rng      uint64
 	bind     gls.Binding
+	// deferred: the recorder deferred work to after the current
+	// release (Defer).
+	deferred bool
 	touches  TouchDecoder // the state of touch's coding, which decoding replays
 	// seen caches locations the goroutine touched, by id: Access's
 	// test, with no atomic load of the location's touched bits.
@@ -76,6 +79,26 @@ func (t *Thread) Access(l *Loc) Recorder {
 	return t.rec
 }
 
+// Defer asks that the recorder, a Releaser, have Released called on t
+// once t releases the primitive it reports on (see Releaser), and before
+// anything else is written to t's stream.
+func (t *Thread) Defer() { t.deferred = true }
+
+// Released is called by a primitive once t released it (a sim.Mutex's
+// Unlock, after the mutex is free): it runs the work the recorder deferred
+// (Defer), if any. Inlined: a load and a test when there is none.
+func (t *Thread) Released() {
+	if t.deferred {
+		t.release()
+	}
+}
+
+// release runs the recorder's deferred work.
+func (t *Thread) release() {
+	t.deferred = false
+	t.rec.(Releaser).Released(t)
+}
+
 // touchFirst logs l if t touches it for the first time (every time, for
 // the goroutines past the 64th, which have no bit in Loc.touched), and
 // caches it in t.seen.
@@ -118,6 +141,7 @@ func (t *Thread) touch(l *Loc) {
 		arg[0] = uint64(id)
 		e.Args = arg[:1]
 	}
+	t.Released() // the recorder's deferred entries come first
 	t.Stream.Put(TagTouch, t.n, e.Args...)
 	d.Next(e) // the coder's state moves as the decoder's will
 }
@@ -150,7 +174,10 @@ func (d *TouchDecoder) Next(e Entry) uint32 {
 
 // NoAccess logs that t's current operation touched no location after all:
 // a TryLock that failed. A replay does not order it.
-func (t *Thread) NoAccess() { t.Stream.Put(TagNoAccess, t.n) }
+func (t *Thread) NoAccess() {
+	t.Released()
+	t.Stream.Put(TagNoAccess, t.n)
+}
 
 // ops returns t.n for the run's watchdog, on another goroutine: a racy
 // read, hidden from the race detector, of a word only t writes. A torn or
@@ -190,7 +217,10 @@ func (t *Thread) Choose(n int) int {
 }
 
 // Log logs a value t's current operation chose (see Choose).
-func (t *Thread) Log(v int) { t.Stream.Put(TagChoice, t.n, uint64(v)) }
+func (t *Thread) Log(v int) {
+	t.Released()
+	t.Stream.Put(TagChoice, t.n, uint64(v))
+}
 
 // NewLoc returns a new location of t's run.
 func (t *Thread) NewLoc() *Loc { return t.run.newLoc() }

@@ -46,9 +46,16 @@ import (
 // the network and on real time, not on the schedule. A replay of a saved
 // schedule takes the same decisions as long as the goroutines go away at
 // the same events, which a connection made before its Accept (which then
-// does not wait) changes. Under the race detector nothing goes away: the
-// controller's state would be touched by the watchdog without the
-// synchronization the race detector sees.
+// does not wait) changes.
+//
+// Under the race detector, a goroutine goes away as it does without it:
+// the handoffs that going away and coming back make (the watchdog's swap
+// of the baton and its decision, a goroutine's way back in rejoin) are
+// hidden from it (race.Disable), as a step's are (see race.go), so that
+// they order none of the execution's goroutines after another. The
+// goroutine away runs beside the others, as under go test -race, ordered
+// with them by the primitives' edges alone: a race between what it does
+// on its way back and what they do is reported.
 
 // The states of G.away: at home (it holds the baton or waits for it
 // inside the controller), away (blocked outside, the watchdog took its
@@ -143,8 +150,17 @@ func (s goroutineStack) outside() bool {
 //
 //go:norace
 func (c *Controller) detach(g *G, s goroutineStack) bool {
-	if race.Enabled || g == nil || !s.outside() || c.abandoned.Load() ||
-		c.back.spent.Load() == g && g.n == c.back.spentAt || !c.cur.CompareAndSwap(g, detaching) {
+	if g == nil || !s.outside() || c.abandoned.Load() || c.back.spent.Load() == g && g.n == c.back.spentAt {
+		return false
+	}
+	// The watchdog acts as a goroutine that holds the baton: its
+	// handoffs are hidden from the race detector, as a step's are. The
+	// dump is not: it formats with fmt, whose pool of printers is
+	// synchronization the race detector must see.
+	race.Disable()
+	swapped := c.cur.CompareAndSwap(g, detaching)
+	race.Enable()
+	if !swapped {
 		return false
 	}
 	// g may have woken up between the dump and the swap, and be at an
@@ -152,6 +168,8 @@ func (c *Controller) detach(g *G, s goroutineStack) bool {
 	// waits. (Reading the goroutine profile stops the world: what g wrote
 	// before it blocked is seen.)
 	s, ok := c.stackOf(goroutineStacks(), g)
+	race.Disable()
+	defer race.Enable()
 	if !ok || !s.blocked() || !s.outside() || c.aborting || g.done {
 		c.cur.CompareAndSwap(detaching, g)
 		return false
@@ -191,10 +209,13 @@ func (c *Controller) detach(g *G, s goroutineStack) bool {
 // holds the baton (Claim): g itself back from the network (or a goroutine
 // started from g's by code weft does not rewrite, which Claim takes for
 // g's). It reports whether the caller now holds the baton as g; false: it
-// is an escape.
+// is an escape. Its waits for the baton are hidden from the race detector,
+// as a step's are.
 //
 //go:norace
 func (c *Controller) rejoin(g *G) bool {
+	race.Disable()
+	defer race.Enable()
 	for i := 0; ; i++ {
 		switch c.cur.Load() {
 		case g:

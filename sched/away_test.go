@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/weftdev/weft/explore"
-	"github.com/weftdev/weft/internal/race"
 	"github.com/weftdev/weft/sched"
 	"github.com/weftdev/weft/sim"
 )
@@ -72,9 +71,6 @@ func (c *checker) fail(s string) { c.errs = append(c.errs, s) }
 // comes back under control when its I/O completes. Before, the first one
 // to block kept the baton, and the execution failed as Blocked.
 func TestAwayInNetwork(t *testing.T) {
-	if race.Enabled {
-		t.Skip("under -race a goroutine does not go away in the network (see Controller.detach)")
-	}
 	for seed := range uint64(8) {
 		var c checker
 		r := sched.Run(func() { exchange(&c) }, explore.RandomWalk(seed), sched.Options{BlockTimeout: 5 * time.Second})
@@ -219,9 +215,6 @@ func TestStdGoroutinesOutliveExecution(t *testing.T) {
 // the baton for as long as the child ran, the other could not run, and
 // the child gave up (and the test hung when it waited for good).
 func TestAwayWaitingForChild(t *testing.T) {
-	if race.Enabled {
-		t.Skip("under -race a goroutine does not go away (see Controller.detach)")
-	}
 	sh, err := exec.LookPath("sh")
 	if err != nil {
 		t.Skip("no sh")
@@ -255,9 +248,6 @@ func TestAwayWaitingForChild(t *testing.T) {
 // fatalOnTimeout goroutine, waiting on a channel its Start closes on
 // return, before the test runs its binary as a client).
 func TestAwayAfterAChange(t *testing.T) {
-	if race.Enabled {
-		t.Skip("under -race a goroutine does not go away (see Controller.detach)")
-	}
 	sh, err := exec.LookPath("sh")
 	if err != nil {
 		t.Skip("no sh")

@@ -115,6 +115,18 @@ type Options struct {
 	// returned a Leak failure, as goleak would, instead of a note in
 	// Result.KeptRunning.
 	StrictLeaks bool
+	// Rewritten says that the execution runs code that weft test
+	// rewrote, whose go statements all became sim.Go: a goroutine that a
+	// plain go statement started from a controlled one was then started
+	// by code weft does not rewrite (a package the safety net skipped, a
+	// site left alone), and it leaves the execution at its first weft
+	// operation, as one the standard library started always does (see
+	// G.Claim), rather than being taken for its starter. Without it, such
+	// a goroutine is taken for its starter while the starter holds the
+	// baton, and fails the execution as an Escape otherwise: a go
+	// statement of a test that uses weft's primitives itself, which
+	// should have been sim.Go.
+	Rewritten bool
 	// Verify checks, at every decision, the incrementally kept set of
 	// enabled goroutines against every live goroutine's Waiter, and panics
 	// if they differ: a primitive that changed an object without telling
@@ -750,25 +762,28 @@ func Current() *G {
 
 // Claim returns g, the goroutine the caller's goroutine-local value names
 // (gls.Get), for callers that look the value up themselves, as Current
-// does, once Runs reported false; or nil if the caller is a goroutine
-// that the standard library started from g's (a server's handler): it
-// carries g's identity, but is none of the execution's, and leaves it
-// (see stray). If another goroutine holds the baton, the caller is an
-// escaped goroutine, as for Current: the execution fails and the caller
-// exits.
+// does, once Runs reported false; or nil if the caller is a goroutine that
+// the standard library (or, under Options.Rewritten, code weft does not
+// rewrite) started from g's (a server's handler): it carries g's identity,
+// but is none of the execution's, and leaves it (see stray). If another
+// goroutine holds the baton, the caller is an escaped goroutine, as for
+// Current: the execution fails and the caller exits.
 //
 // The goroutines that run controlled ones, weft's workers, are marked
 // (debug.SetPanicOnFault, a flag of the goroutine's own that a go
 // statement does not copy): one test of the flag, at every event, tells a
-// worker from a goroutine started from it. Claim does not test Runs
-// again: Runs's test marks the caller when g holds the baton, so a second
-// one would report a handler, which Runs just marked, as g's worker (its
-// operation then taken for g's, while g waits in the network).
-func (g *G) Claim() *G { return g.c.claimSlow(g) }
+// worker from a goroutine started from it (Runs). Runs's test marks the
+// caller as it tests it, so Claim does not test it again: a second Runs
+// would take a goroutine started from g's for g whenever g holds the
+// baton. Claim is not inlined; the hottest paths write out Runs before it.
+func (g *G) Claim() *G {
+	return g.c.claimSlow(g)
+}
 
 // Runs reports whether g holds the baton and the caller is a worker, whose
 // goroutine-local value is g (as the caller looked it up): Claim's fast
-// path, inlined. If not, Claim tells what the caller is.
+// path, inlined. If not, Claim tells what the caller is; Runs is not to be
+// asked again before (it marked the caller).
 //
 //go:norace
 func (g *G) Runs() bool {
@@ -797,24 +812,26 @@ func (c *Controller) claimSlow(g *G) *G {
 // started with a plain go statement from g's goroutine, or from one that
 // carries its identity in turn, and now at its first weft operation. One
 // that the standard library started (net/http's, running a server's
-// handler; time.AfterFunc's is sim's under weft test) leaves the execution:
+// handler; time.AfterFunc's is sim's under weft test), or under
+// Options.Rewritten any code but weft's (a package the safety net
+// skipped: etcd raft's rafttest runs its nodes so), leaves the execution:
 // its labels are cleared, its mark too (Claim's test set it), and it runs
 // in plain mode from now on, as a goroutine started at package
 // initialization does; stray reports true. Any other (a plain go statement
-// in code weft does not rewrite) keeps the mark and g's identity: its
-// operations are g's while g holds the baton, and an escape otherwise
-// (Claim), as before it was told apart; it is marked, lest each of its
-// operations take this slow path.
+// of a test that uses weft's primitives itself) keeps the mark and g's
+// identity: its operations are g's while g holds the baton, and an escape
+// otherwise (Claim); it is marked, lest each of its operations take this
+// slow path.
 //
 //go:norace
 func (c *Controller) stray(g *G) bool {
-	stack := string(debug.Stack())
-	if stdCreator(stack) == "" {
+	block := string(debug.Stack())
+	if stdCreator(block) == "" && (!c.opts.Rewritten || plainCreator(block) == "") {
 		return false
 	}
 	debug.SetPanicOnFault(false)
 	gls.Leave()
-	c.noteLeft(stack) // its sleeps are on the execution's clock (see SleepLeft)
+	c.noteLeft(block) // its sleeps are on the execution's clock (see SleepLeft)
 	return true
 }
 

@@ -120,21 +120,41 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // statement started the goroutine of a stack dump block ("net/http.(*Server).Serve"),
 // or "" if user code (or weft) started it, or the block does not say.
 func stdCreator(block string) string {
-	lines := strings.Split(strings.TrimRight(block, "\n"), "\n")
-	n := len(lines)
-	if n < 2 || !strings.HasPrefix(lines[n-2], "created by ") {
-		return ""
-	}
-	name := strings.TrimPrefix(lines[n-2], "created by ")
-	if j := strings.Index(name, " in goroutine "); j > 0 {
-		name = name[:j]
-	}
-	loc := strings.TrimSpace(lines[n-1])
-	if j := strings.LastIndexByte(loc, ':'); j > 0 {
-		loc = loc[:j]
-	}
-	if !frames.StdFile(loc) || frames.WeftFunction(name) {
+	name, file := creator(block)
+	if !frames.StdFile(file) {
 		return ""
 	}
 	return name
+}
+
+// plainCreator returns the function whose go statement started the
+// goroutine of a stack dump block, if it is none of weft's runtime
+// packages' ("" if it is, or the block does not say): under weft test,
+// code weft does not rewrite (see Options.Rewritten).
+func plainCreator(block string) string {
+	name, _ := creator(block)
+	return name
+}
+
+// creator returns the function whose go statement started the goroutine
+// of a stack dump block, and its file; none if weft's runtime started it,
+// or the block does not say.
+func creator(block string) (name, file string) {
+	lines := strings.Split(strings.TrimRight(block, "\n"), "\n")
+	n := len(lines)
+	if n < 2 || !strings.HasPrefix(lines[n-2], "created by ") {
+		return "", ""
+	}
+	name = strings.TrimPrefix(lines[n-2], "created by ")
+	if j := strings.Index(name, " in goroutine "); j > 0 {
+		name = name[:j]
+	}
+	file = strings.TrimSpace(lines[n-1])
+	if j := strings.LastIndexByte(file, ':'); j > 0 {
+		file = file[:j]
+	}
+	if frames.WeftFunction(name) {
+		return "", ""
+	}
+	return name, file
 }

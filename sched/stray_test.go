@@ -115,7 +115,7 @@ func TestWorkerMarkRestored(t *testing.T) {
 // the server while a handler still waits to receive its sleep).
 func TestServerCloseAway(t *testing.T) {
 	if race.Enabled {
-		t.Skip("nothing goes away under the race detector")
+		t.Skip("no visits under the race detector")
 	}
 	r := sched.Run(func() {
 		started, release := sim.NewChan[int](1), sim.NewChan[int](0)
@@ -152,7 +152,7 @@ func TestServerCloseAway(t *testing.T) {
 // as blocked.
 func TestVisitsKeepAwayWaited(t *testing.T) {
 	if race.Enabled {
-		t.Skip("nothing goes away under the race detector")
+		t.Skip("no visits under the race detector")
 	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -194,8 +194,9 @@ func TestVisitsKeepAwayWaited(t *testing.T) {
 // TestLeftGoroutineSleepsOnTheClock: a server's handler, which left the
 // execution at its first weft operation (a Sleep, while the root may
 // still hold the baton in http.Get: it was taken for the root's before
-// G.Claim stopped testing Runs twice), sleeps on the execution's clock (hedgedhttp's handlers sleep
-// while its client's hedging delays are the execution's timers): the
+// G.Claim stopped testing Runs twice), sleeps on the execution's clock
+// (hedgedhttp's handlers sleep while its client's hedging delays are the
+// execution's timers): the
 // root, which waits for the answer, sees the clock past the handler's
 // sleep, as it would see the wall clock under go test. Before, the sleep
 // was real time, and the virtual clock had not moved. Not under the race
@@ -233,5 +234,80 @@ func TestLeftGoroutineSleepsOnTheClock(t *testing.T) {
 		if took < nap {
 			t.Errorf("execution %d: the answer came %v after the request on the execution's clock, want at least the handler's %v", i, took, nap)
 		}
+	}
+}
+
+// TestUninstrumentedGoroutineLeaves: under Options.Rewritten (weft test's),
+// a goroutine that code other than weft's starts with a plain go statement
+// from a controlled one (here the test's own code, standing for a package
+// the safety net skipped: etcd raft's rafttest runs its nodes so) leaves
+// the execution at its first weft operation, as one the standard library
+// started does: Current is nil on it, whoever holds the baton, and its
+// send on a channel of the execution visits it (not under the race
+// detector, which has no visits). The first goroutine's first operation
+// is an atomic's (sim's lookup: Runs, then Claim), while the root holds
+// the baton, waiting for it on a Go channel; the second sends at once,
+// the root waiting in a receive, stalled, perhaps before it ran. Before,
+// the first was taken for the root (Claim asked Runs again, which the
+// first Runs had marked it for), and the two could run weft's operations
+// at once (rafttest crashed the process in sim.addrIndex); the stall
+// failed as a deadlock without waiting for the second's visit.
+func TestUninstrumentedGoroutineLeaves(t *testing.T) {
+	for i := range 4 {
+		var seen *sched.G
+		var n sim.Int64
+		got := 0
+		r := sched.Run(func() {
+			ch := sim.NewChan[int](0)
+			ch.Len() // the execution's
+			asked := make(chan struct{})
+			go func() {
+				n.Add(1)
+				seen = sched.Current()
+				close(asked)
+			}()
+			<-asked
+			if race.Enabled {
+				return
+			}
+			go ch.Send(1)
+			got = ch.Recv()
+		}, explore.RandomWalk(uint64(i)), sched.Options{Rewritten: true, BlockTimeout: 10 * time.Second})
+		if r.Failure != nil {
+			t.Fatalf("execution %d: %s", i, r.Failure.Summary())
+		}
+		if seen != nil {
+			t.Errorf("execution %d: the goroutine runs as goroutine %s", i, seen.ID())
+		}
+		if want := 1; got != want && !race.Enabled {
+			t.Errorf("execution %d: received %d, want %d", i, got, want)
+		}
+	}
+}
+
+// TestUninstrumentedGoroutineOutlives: under Options.Rewritten, a goroutine
+// that code weft does not rewrite started from a controlled one, and that
+// outlives the execution without an operation of weft's (a package the
+// safety net skipped leaves its loop running), kept running, as go test
+// sees it, and is no failure but with StrictLeaks; without Rewritten, a
+// plain go statement of the test's own, it is an escape. Before, it was an
+// escape under weft test too, advising sim.Go in code weft does not
+// rewrite.
+func TestUninstrumentedGoroutineOutlives(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	run := func(opts sched.Options) *sched.Result {
+		return sched.Run(func() {
+			go func() { <-release }()
+		}, explore.RandomWalk(1), opts)
+	}
+	if r := run(sched.Options{Rewritten: true}); r.Failure != nil || len(r.KeptRunning) != 1 {
+		t.Errorf("rewritten: failure %s, kept running %v; want none, the goroutine", r.Failure.Summary(), r.KeptRunning)
+	}
+	if r := run(sched.Options{Rewritten: true, StrictLeaks: true}); r.Failure == nil || r.Failure.Kind != sched.Escape {
+		t.Errorf("rewritten, strict: failure %s, want an escape", r.Failure.Summary())
+	}
+	if r := run(sched.Options{}); r.Failure == nil || r.Failure.Kind != sched.Escape {
+		t.Errorf("the test's own go statement: failure %s, want an escape", r.Failure.Summary())
 	}
 }

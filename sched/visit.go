@@ -289,7 +289,9 @@ func (c *Controller) visitArrived() chan struct{} {
 // may be about to visit (the loop took the workers and is about to send),
 // waits up to visitFirst if
 // some used weft's primitives during the execution (NoteOutside), or a
-// round if the process started goroutines in plain mode (NotePlainGo):
+// round if the process started goroutines in plain mode (NotePlainGo), or
+// code weft does not rewrite started some during the execution (which
+// leave it at their first operation of weft's: see Controller.stray):
 // a deadlock found in a process with a goroutine started in init costs
 // its minimization's replays a round each. Others do not wait.
 //
@@ -303,7 +305,7 @@ func (c *Controller) awaitVisit(g *G) bool {
 		switch {
 		case outsideOps.Load() != c.outsideMark:
 			linger = visitFirst
-		case plainGo.Load():
+		case plainGo.Load() || !race.Enabled && c.startedOthers():
 			linger = visitRound
 		default:
 			return false
@@ -366,6 +368,17 @@ func (c *Controller) awaitVisitBefore(g *G, in time.Duration) bool {
 	}
 	t.Stop()
 	return c.serveVisits(g)
+}
+
+// startedOthers reports whether the process started goroutines since the
+// execution began, other than weft's own (its workers, relays, janitors):
+// goroutines that the standard library or code weft does not rewrite
+// started, from the execution's goroutines or elsewhere, and which may be
+// about to visit it.
+//
+//go:norace
+func (c *Controller) startedOthers() bool {
+	return c.goroutinesCreated()-c.created > uint64(c.workers)+c.relays.Load()+janitors.Load()-c.janitor
 }
 
 // outsideOps counts the operations of goroutines outside every execution

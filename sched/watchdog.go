@@ -7,11 +7,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/weftdev/weft/internal/race"
 	"github.com/weftdev/weft/internal/text"
 )
 
 // goroutinesCreated returns how many goroutines the process has created.
+// A controlled goroutine calls it too (startedOthers): c.metric is state
+// of the controller's.
+//
+//go:norace
 func (c *Controller) goroutinesCreated() uint64 {
 	s := c.metric[:] // in the controller: a sample on the stack would escape
 	s[0].Name = "/sched/goroutines-created:goroutines"
@@ -130,7 +133,7 @@ func (w *watcher) busy(passed time.Duration) bool {
 // found soon (see detach); one that computes costs a few looks at the
 // goroutines' stacks more.
 func (w *watcher) next() time.Duration {
-	if race.Enabled || w.quiet >= 30 {
+	if w.quiet >= 30 {
 		return w.interval
 	}
 	return min(awayTick<<w.quiet, w.interval)
@@ -248,7 +251,10 @@ func (c *Controller) abandon(g *G, s goroutineStack, running bool) *Result {
 // standard library started it, no go statement of the user's, and nothing
 // of weft's would have it otherwise. It comes back in std, to be listed as
 // kept running; but with -explore.strictleaks, as goleak would, it is an
-// escape too.
+// escape too. Under Options.Rewritten, so is every goroutine that carries
+// the execution's labels: code weft does not rewrite started it (a
+// package the safety net skipped), as no go statement of the rewritten
+// code is left, and go test would not fail for it either.
 func (c *Controller) findEscapes() (esc *Failure, std []Waiting) {
 	c.end = window{c.goroutinesCreated(), janitors.Load()}
 	if c.end.created-c.created <= uint64(c.workers)+c.relays.Load()+c.end.janitors-c.janitor {
@@ -260,7 +266,7 @@ func (c *Controller) findEscapes() (esc *Failure, std []Waiting) {
 			return nil, nil
 		}
 		if attempt == 6 {
-			if stdOnly && !c.opts.StrictLeaks {
+			if (stdOnly || c.opts.Rewritten) && !c.opts.StrictLeaks {
 				return nil, ws
 			}
 			f := &Failure{Kind: Escape, Waiting: ws, Site: ws[0].Site,

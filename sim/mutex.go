@@ -178,6 +178,7 @@ func (m *Mutex) Unlock() {
 		} else {
 			s.fast.Unlock()
 		}
+		t.Released()
 		return
 	}
 	if g, ok := who.(*sched.G); ok && (g.Runs() || g.Claim() != nil) {

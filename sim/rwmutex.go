@@ -194,6 +194,7 @@ func (rw *RWMutex) RUnlock() {
 			s.drained = nil
 		}
 		s.mu.Unlock()
+		t.Released()
 		return
 	}
 	if gls.Active() && !rw.visitRUnlock() {
@@ -323,6 +324,7 @@ func (rw *RWMutex) recUnlock(t *record.Thread) {
 	}
 	s.wq = nil
 	s.mu.Unlock()
+	t.Released()
 }
 
 // RLocker returns a sync.Locker whose Lock and Unlock call RLock and

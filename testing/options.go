@@ -88,6 +88,7 @@ type config struct {
 	dir          string
 	command      string // the command that replays a saved entry: "go test", or "weft test" for instrumented tests
 	inline       bool   // explore in the test itself, not a subtest: for instrumented tests
+	rewritten    bool   // the test's code is weft test's rewrite (sched.Options.Rewritten)
 
 	explore      bool // -explore
 	exploreIters int
@@ -261,7 +262,7 @@ func (c *config) defaultSeed() uint64 {
 
 func (c *config) schedOptions() sched.Options {
 	return sched.Options{MaxSteps: c.maxSteps, TimeLimit: c.timeLimit, BlockTimeout: c.blockTimeout, Name: c.name,
-		Epoch: c.epoch, StrictLeaks: c.strictLeaks}
+		Epoch: c.epoch, StrictLeaks: c.strictLeaks, Rewritten: c.rewritten}
 }
 
 // exploreConfig is the exploration budget: -explore's, or plain go test's

@@ -43,7 +43,7 @@ func Test(t *testing.T, body func(*TB), opts ...Option) {
 		frames.NoteBody(f.Name()) // runtime.CallersFrames names it as the test
 	}
 	var skipped atomic.Pointer[string]
-	opts = append([]Option{func(c *config) { c.command, c.inline = "weft test", true }}, opts...)
+	opts = append([]Option{func(c *config) { c.command, c.inline, c.rewritten = "weft test", true, true }}, opts...)
 	Check(t, func(wt *T) {
 		tb := &TB{TB: t, t: wt, skipped: &skipped}
 		defer tb.runCleanups()

@@ -58,3 +58,22 @@ func TestWeftTestServe(t *testing.T) {
 		t.Fatalf("weft test ./serve: exit %d\n%s", code, out.String())
 	}
 }
+
+// TestWeftTestSkippedPackage runs testdata/plain/skipped through weft test
+// with its package lib left as it is (-instrument.skip, as the safety net
+// leaves a package it cannot rewrite): lib starts goroutines with plain go
+// statements that run the test's functions, which lock its mutex and send
+// on its channel. They leave the execution at their first operation of
+// weft's, and their operations visit it: TestCallbacks passes, as under go
+// test. Before, they were taken for the test's goroutine, and the
+// execution failed (a deadlock, the test's own receive seen as a send).
+func TestWeftTestSkippedPackage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test")
+	}
+	dir := plainModule(t)
+	code, out := weftTestIn(t, dir)("-count=1", "-v", "-timeout", "60s", "-instrument.skip=example.com/plain/skipped/lib", "./skipped")
+	if code != 0 || !strings.Contains(out, "--- PASS: TestCallbacks") || !strings.Contains(out, "weft: skipped: example.com/plain/skipped/lib") {
+		t.Fatalf("weft test ./skipped: exit %d\n%s", code, out)
+	}
+}

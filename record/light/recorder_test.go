@@ -268,3 +268,35 @@ func TestLightCodingRoundTrip(t *testing.T) {
 	}
 	t.Logf("%d entries: %d logged as copies, %d as repeats", len(want), copies, repeats)
 }
+
+// Light codes no entry inside a critical section: a lock that changes
+// hands is logged once the goroutine has released it (record.Releaser), so
+// that the gap between two critical sections, where a lost update happens,
+// keeps its share of the time (the probe effect, internal/workload).
+func TestLightCodesAfterRelease(t *testing.T) {
+	var m sim.Mutex
+	var before, inside, after int
+	rectest.RecordLog(t, rectest.Recorder(t, "light"), func() {
+		m.Lock()
+		m.Unlock()
+		done := make(chan struct{})
+		sim.Go(func() {
+			m.Lock()
+			m.Unlock()
+			close(done)
+		})
+		<-done
+		s := &record.Current().Stream
+		before = s.Pending()
+		m.Lock() // follows the child's release: logged
+		inside = s.Pending()
+		m.Unlock()
+		after = s.Pending()
+	})
+	if inside != before {
+		t.Errorf("%d bytes logged inside the critical section, want none until the release", inside-before)
+	}
+	if after == before {
+		t.Errorf("the acquire of a lock another goroutine released was not logged after the release")
+	}
+}

@@ -67,7 +67,58 @@ type strideRecorder struct{}
 type strideThread struct {
 	lastLoc uint32              // location of the previous read, 0 for none
 	bound   table.Table[uint64] // location → last version logged by a read
+	// queue holds the read entries of the goroutine's stream logged
+	// once it releases the primitive it is in, nq of them (see put).
+	queue [strideQueue]strideEntry
+	nq    int
+	// inside: the goroutine's last synchronization report was a
+	// ReadWrite (a Lock's), not a Write (an Unlock's): its reads are
+	// deferred (see put).
+	inside bool
 }
+
+// strideQueue is how many read entries a goroutine defers at most.
+const strideQueue = 16
+
+// strideEntry is a deferred entry of a goroutine's stream.
+type strideEntry struct {
+	tag  uint8
+	argc uint8
+	n    uint64
+	args [3]uint64
+}
+
+// put logs an entry of t's stream once t releases the primitive it is in
+// (record.Releaser): a read made inside a critical section is appended to
+// the stream after the release, in order, so that what the section costs
+// stays inside it and the gap between two sections, where a race between
+// them is decided, grows instead (the probe effect, internal/workload). A
+// location stream's entries stay under the location's exclusion: their
+// order is the writes'.
+// Outside a critical section (after a Write report, or before any
+// ReadWrite one), with nothing deferred, ReadEnd appends at once.
+func (st *strideThread) put(t *record.Thread, tag uint8, n uint64, args ...uint64) {
+	if st.nq == strideQueue {
+		st.drain(t)
+	}
+	e := &st.queue[st.nq]
+	st.nq++
+	e.tag, e.argc, e.n = tag, uint8(len(args)), n
+	copy(e.args[:], args)
+	t.Defer()
+}
+
+// drain appends the deferred entries to t's stream.
+func (st *strideThread) drain(t *record.Thread) {
+	for i := range st.nq {
+		e := &st.queue[i]
+		t.Stream.Put(e.tag, e.n, e.args[:e.argc]...)
+	}
+	st.nq = 0
+}
+
+// Released appends the entries t deferred (see put).
+func (strideRecorder) Released(t *record.Thread) { t.State.(*strideThread).drain(t) }
 
 // strideLoc is a location's Stride state, guarded by record.Loc.Mu (Var writes) or
 // by the primitive's exclusion (synchronization).
@@ -96,11 +147,18 @@ func (strideRecorder) ReadEnd(t *record.Thread, l *record.Loc, begin uint64, val
 	b := st.bound.Get(id)
 	delta := bound - *b
 	*b = bound
-	if st.lastLoc == id {
+	later := st.inside || st.nq > 0
+	switch {
+	case st.lastLoc == id && !later:
 		t.Stream.Put(tagReadSame, t.N(), value, delta)
-	} else {
+	case st.lastLoc == id:
+		st.put(t, tagReadSame, t.N(), value, delta)
+	case !later:
 		st.lastLoc = id
 		t.Stream.Put(tagRead, t.N(), uint64(id), value, delta)
+	default:
+		st.lastLoc = id
+		st.put(t, tagRead, t.N(), uint64(id), value, delta)
 	}
 	return false
 }
@@ -125,9 +183,11 @@ func (strideRecorder) Sync(t *record.Thread, l *record.Loc, a sched.Access, valu
 		b := st.bound.Get(id)
 		delta := v - *b
 		*b = v
-		t.Stream.Put(tagSyncRead, t.N(), uint64(id), delta)
+		st.put(t, tagSyncRead, t.N(), uint64(id), delta)
 		return
 	}
+	st := t.State.(*strideThread)
+	st.inside = a == sched.ReadWrite
 	l.Word.Add(2)
 	strideLogWrite(t, l, 0)
 }
@@ -149,6 +209,6 @@ func strideLogWrite(t *record.Thread, l *record.Loc, digest uint64) {
 	}
 }
 
-func (strideRecorder) ExitThread(t *record.Thread) {}
+func (strideRecorder) ExitThread(t *record.Thread) { t.State.(*strideThread).drain(t) }
 
 func (strideRecorder) Close(locs []*record.Loc) {}

@@ -186,3 +186,31 @@ func TestStrideLogSize(t *testing.T) {
 		t.Errorf("%.1f bytes per access, want at most 4", per)
 	}
 }
+
+// A read inside a critical section is appended to the goroutine's stream
+// once the lock is released (record.Releaser), so that the gap between
+// two critical sections, where a lost update happens, keeps its share of
+// the time (the probe effect, internal/workload).
+func TestStrideLogsReadAfterRelease(t *testing.T) {
+	var m sim.Mutex
+	var before, inside, after int
+	rectest.RecordLog(t, rectest.Recorder(t, "stride"), func() {
+		v := sim.NewVar(0)
+		_ = v.Load()
+		m.Lock()
+		m.Unlock()
+		s := &record.Current().Stream
+		before = s.Pending()
+		m.Lock()
+		_ = v.Load()
+		inside = s.Pending()
+		m.Unlock()
+		after = s.Pending()
+	})
+	if inside != before {
+		t.Errorf("%d bytes logged inside the critical section, want none until the release", inside-before)
+	}
+	if after == before {
+		t.Errorf("the read inside the critical section was not logged after the release")
+	}
+}

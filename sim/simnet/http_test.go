@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/weftdev/weft/explore"
-	"github.com/weftdev/weft/internal/race"
 	"github.com/weftdev/weft/sched"
 	"github.com/weftdev/weft/sim"
 	"github.com/weftdev/weft/sim/simnet"
@@ -19,9 +18,6 @@ import (
 // was guarded by weft's mutex: a scheduling point under http's lock, and
 // the execution failed as blocked in Close.
 func TestHTTPServer(t *testing.T) {
-	if race.Enabled {
-		t.Skip("under -race a goroutine does not go away in the network (see sched.Controller.detach)")
-	}
 	for seed := range uint64(10) {
 		r := sched.Run(func() {
 			l, _ := simnet.Listen("tcp", "127.0.0.1:0")

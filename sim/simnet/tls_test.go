@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/weftdev/weft/internal/race"
 	"github.com/weftdev/weft/internal/simtest"
 	"github.com/weftdev/weft/sim"
 	"github.com/weftdev/weft/sim/simnet"
@@ -39,9 +38,6 @@ func certificate(t *testing.T) tls.Certificate {
 // goes away (as in the network) so that the client runs. It held the
 // execution's turn, and weft reported it blocked.
 func TestTLS(t *testing.T) {
-	if race.Enabled {
-		t.Skip("under -race a goroutine does not go away (see sched.Controller.detach)")
-	}
 	cert := certificate(t)
 	simtest.ExploreAll(t, 4, func(c *checker) {
 		l, _ := simnet.Listen("tcp", "127.0.0.1:0")
