@@ -831,6 +831,7 @@ func (c *Controller) stray(g *G) bool {
 	}
 	debug.SetPanicOnFault(false)
 	gls.Leave()
+	c.noteLeft(block) // its sleeps are on the execution's clock (see SleepLeft)
 	return true
 }
 
@@ -1793,6 +1794,7 @@ func (c *Controller) result() *Result {
 		KeptRunning: c.keptRunning,
 	}
 	visitor, refused, visited := c.endVisits()
+	c.forgetLeft()
 	outside, reported := c.takeOutside()
 	if !reported && visited && (refused || r.Failure != nil) {
 		// The first visit stands for the goroutine outside: a visit

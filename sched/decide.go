@@ -254,6 +254,8 @@ func (c *Controller) noCandidate(g *G, timer bool, in time.Duration, idle *int) 
 		}
 		c.timedOut()
 		return nil, false
+	case timer && c.awaitVisitBefore(g, in):
+		return nil, true
 	case timer && *idle < maxIdleFires:
 		c.fireNext() // nothing can run: the clock moves on
 		*idle++

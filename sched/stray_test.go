@@ -191,6 +191,52 @@ func TestVisitsKeepAwayWaited(t *testing.T) {
 	}
 }
 
+// TestLeftGoroutineSleepsOnTheClock: a server's handler, which left the
+// execution at its first weft operation (a Sleep, while the root may
+// still hold the baton in http.Get: it was taken for the root's before
+// G.Claim stopped testing Runs twice), sleeps on the execution's clock
+// (hedgedhttp's handlers sleep while its client's hedging delays are the
+// execution's timers): the
+// root, which waits for the answer, sees the clock past the handler's
+// sleep, as it would see the wall clock under go test. Before, the sleep
+// was real time, and the virtual clock had not moved. Not under the race
+// detector, which has no visits.
+func TestLeftGoroutineSleepsOnTheClock(t *testing.T) {
+	if race.Enabled {
+		t.Skip("no visits under the race detector")
+	}
+	const nap = 100 * time.Millisecond
+	for i := range 3 {
+		var took time.Duration
+		seen := make(chan *sched.G, 1)
+		r := sched.Run(func() {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				sim.Sleep(nap) // its first weft operation
+				seen <- sched.Current()
+				io.WriteString(w, "ok")
+			}))
+			defer srv.Close()
+			start := sim.Now()
+			resp, err := http.Get(srv.URL)
+			if err != nil {
+				panic(err)
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			took = sim.Since(start)
+		}, explore.RandomWalk(uint64(i)), sched.Options{BlockTimeout: 10 * time.Second})
+		if r.Failure != nil {
+			t.Fatalf("execution %d: %s", i, r.Failure.Summary())
+		}
+		if g := <-seen; g != nil {
+			t.Errorf("execution %d: the handler runs as goroutine %s", i, g.ID())
+		}
+		if took < nap {
+			t.Errorf("execution %d: the answer came %v after the request on the execution's clock, want at least the handler's %v", i, took, nap)
+		}
+	}
+}
+
 // TestUninstrumentedGoroutineLeaves: under Options.Rewritten (weft test's),
 // a goroutine that code other than weft's starts with a plain go statement
 // from a controlled one (here the test's own code, standing for a package

@@ -59,11 +59,13 @@ type visit struct {
 
 // The states of a visit: the controller tries it (pending to trying, and
 // back if it cannot complete yet), or its visitor withdraws it (pending
-// to withdrawn) when the execution stopped moving.
+// to withdrawn) when the execution stopped moving, or holds it while it
+// polls the world outside (pending to polling, and back; see VisitOr).
 const (
 	visitPending = iota
 	visitTrying
 	visitWithdrawn
+	visitPolling
 )
 
 // visitStuck is how long a visitor waits for an execution that does not
@@ -134,6 +136,19 @@ var visitors struct {
 // in plain mode. It is for package sim, from the plain path of an
 // operation whose object's state belongs to an execution.
 func (c *Controller) Visit(exec uint64, op *Op, obj uint32, what string, try func(g *G) bool) bool {
+	return c.VisitOr(exec, op, obj, what, try, nil)
+}
+
+// VisitOr is Visit for an operation that may also complete outside the
+// execution: a select of a goroutine outside it, with cases on the
+// execution's channels and on others (a request's context, a ticker of
+// its own). poll, if not nil, is called on the calling goroutine at every
+// round of visitRound while the visit waits, the visit held meanwhile (the
+// controller does not try it): it performs the operation on what is not
+// the execution's if it can at once, and reports whether it did. The
+// visit is then withdrawn, and VisitOr reports true: the caller knows
+// which of try and poll completed it.
+func (c *Controller) VisitOr(exec uint64, op *Op, obj uint32, what string, try func(g *G) bool, poll func() bool) bool {
 	if race.Enabled || c.live.Load() != exec || c.abandoned.Load() {
 		// Under the race detector a step hides its synchronization,
 		// the visit's included: the visitor's use goes on as Outside's.
@@ -178,6 +193,19 @@ func (c *Controller) Visit(exec uint64, op *Op, obj uint32, what string, try fun
 		if c.abandoned.Load() && v.state.CompareAndSwap(visitPending, visitWithdrawn) {
 			return false // the watchdog gave up on the execution: no goroutine of it decides
 		}
+		if poll != nil && v.state.CompareAndSwap(visitPending, visitPolling) {
+			if poll() {
+				v.state.Store(visitWithdrawn)
+				return true
+			}
+			v.state.Store(visitPending)
+			// State first, then live: the end of the execution stores
+			// live, then refuses the visits pending (endVisits), so one
+			// of the two sees the other.
+			if c.live.Load() != exec && v.state.CompareAndSwap(visitPending, visitWithdrawn) {
+				return false
+			}
+		}
 		if p := c.look(); p != last || othersRun() {
 			last, still = p, 0
 			continue
@@ -209,6 +237,9 @@ func (c *Controller) serveVisits(g *G) bool {
 	served := false
 	for _, v := range reqs {
 		if !v.state.CompareAndSwap(visitPending, visitTrying) {
+			if v.state.Load() != visitWithdrawn {
+				keep = append(keep, v) // its visitor polls: tried next time
+			}
 			continue // withdrawn: dropped
 		}
 		if !v.try(g) {
@@ -251,10 +282,12 @@ func (c *Controller) visitArrived() chan struct{} {
 
 // awaitVisit waits in real time, at a stall that would fail the
 // execution, for a visit, and performs it; it reports whether it did. An
-// execution that had visits waits up to visitLinger since the last one
-// was performed (a purge loop sends to one worker after the other). One
-// that had none, when goroutines outside it may be about to visit (the
-// loop took the workers and is about to send), waits up to visitFirst if
+// execution that had visits, or to which one arrived (a select that may
+// complete outside it, see VisitOr, then visit again), waits up to
+// visitLinger since the last one was performed (a purge loop sends to one
+// worker after the other). One that had none, when goroutines outside it
+// may be about to visit (the loop took the workers and is about to send),
+// waits up to visitFirst if
 // some used weft's primitives during the execution (NoteOutside), or a
 // round if the process started goroutines in plain mode (NotePlainGo), or
 // code weft does not rewrite started some during the execution (which
@@ -268,7 +301,7 @@ func (c *Controller) awaitVisit(g *G) bool {
 		return false
 	}
 	linger := visitLinger
-	if c.visits == 0 {
+	if c.visits == 0 && c.visitArrived() == nil {
 		switch {
 		case outsideOps.Load() != c.outsideMark:
 			linger = visitFirst
@@ -303,6 +336,38 @@ func (c *Controller) awaitVisit(g *G) bool {
 		}
 	}
 	return false
+}
+
+// awaitVisitBefore waits in real time, at a stall where the next timer is
+// due in in, for a visit to arrive, and performs it; it reports whether it
+// did. Only an execution that had visits, or to which one arrived, waits:
+// a goroutine outside it that works with it (a server's handler) runs in
+// real time, and the clock, which jumps to the next timer, would leave it
+// behind (statedb's test waits a virtual second for its handler to close
+// its change iterator, 100 polls of 10 ms, done in a millisecond of real
+// time, before the handler saw its request canceled). It waits up to in,
+// a round at a time, and up to visitLinger in all since a visit was last
+// performed, as awaitVisit does, after which the clock runs free again.
+//
+//go:norace
+func (c *Controller) awaitVisitBefore(g *G, in time.Duration) bool {
+	if in <= 0 || c.visits == 0 && visitors.pending.Load() == 0 || c.aborting || c.abandoned.Load() ||
+		c.visitWait >= visitLinger {
+		return false
+	}
+	arrived := c.visitArrived()
+	if arrived == nil {
+		return false
+	}
+	d := min(in, visitRound, visitLinger-c.visitWait)
+	t := time.NewTimer(d)
+	select {
+	case <-arrived:
+	case <-t.C:
+		c.visitWait += d
+	}
+	t.Stop()
+	return c.serveVisits(g)
 }
 
 // startedOthers reports whether the process started goroutines since the

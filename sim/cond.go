@@ -80,6 +80,9 @@ func (c *Cond) Wait() {
 		return
 	}
 	if gls.Active() {
+		if c.visitWait() {
+			return
+		}
 		outside(&c.st, opCondWait, c)
 	}
 	c.std().Wait()
@@ -139,6 +142,30 @@ func (c *Cond) Broadcast() {
 		outside(&c.st, opCondBcast, c)
 	}
 	c.std().Broadcast()
+}
+
+// visitWait is Wait from a goroutine outside the execution that owns c's
+// state (see visit): it queues a ticket of its own among the execution's
+// waiters (a visit), unlocks c.L, waits for a Signal or Broadcast of the
+// execution to release the ticket (another, tried at every stall), and
+// locks c.L again. It reports whether it queued the ticket; false: no
+// running execution owns c, or it ended first. If the execution ends
+// while the ticket waits, Wait returns as though woken: no goroutine is
+// left to signal the plain Cond, and a caller checks its condition again.
+//
+//go:norace
+func (c *Cond) visitWait() bool {
+	t := &ticket{}
+	if !visit(&c.st, opCondWait, c, func(s *condState, _ *sched.G) bool {
+		s.waiters = append(s.waiters, t)
+		return true
+	}) {
+		return false
+	}
+	c.L.Unlock()
+	visit(&c.st, opCondWait, c, func(*condState, *sched.G) bool { return t.released })
+	c.L.Lock()
+	return true
 }
 
 // signalVisit and broadcastVisit are Signal and Broadcast from a goroutine

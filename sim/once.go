@@ -60,6 +60,9 @@ func (o *Once) doSlow(f func()) {
 		return
 	}
 	if gls.Active() && !o.done.Load() {
+		if o.visitDo() {
+			return
+		}
 		// A Once done in plain mode is done in every execution too.
 		outside(&o.st, opOnce, o)
 	}
@@ -69,6 +72,17 @@ func (o *Once) doSlow(f func()) {
 		defer o.done.Store(true)
 		f()
 	}
+}
+
+// visitDo is Do from a goroutine outside the execution that owns o's state
+// (see visit): the execution's Once is the one it takes, which the
+// execution's own Do made, running or done: Do waits for it to be done,
+// and returns without calling f. It reports whether it did; false: no
+// running execution owns o, or it ended first.
+//
+//go:norace
+func (o *Once) visitDo() bool {
+	return visit(&o.st, opOnce, o, func(s *onceState, _ *sched.G) bool { return s.done })
 }
 
 // recDo is Do recording: the caller that takes the Once reports as it does;

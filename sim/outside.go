@@ -13,10 +13,13 @@ import (
 // process (gls.Active), the plain paths of the primitives whose state
 // belongs to an execution (channels, mutexes, wait groups, conds, onces,
 // maps) ask outside first. A send, a receive that would wait and a close
-// of a channel, a Cond's Signal and Broadcast, and a Mutex's Lock and
-// Unlock (a server's handler on a goroutine that net/http started, which
-// left the execution: see sched.G.Claim) visit first instead:
-// the execution's controller performs them on the execution's side of the
+// of a channel, a select without default on its channels (see
+// selectvisit.go), a Cond's Wait, Signal and Broadcast, a Mutex's Lock and
+// Unlock, an RWMutex's Lock, Unlock, RLock and RUnlock, a WaitGroup's Add,
+// Done and Wait, and a Once's Do (a server's handler on a goroutine that
+// net/http started, which left the execution: see sched.G.Claim) visit
+// first instead (TryLock, TryRLock and a select with a default, which do
+// not wait, do not): the execution's controller performs them on the execution's side of the
 // object when none of its goroutines can run, as though the goroutine
 // outside ran then, and the goroutine waits for it (see visit; ants'
 // default pool hands an execution's idle workers their nil from its purge

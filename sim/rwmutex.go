@@ -25,6 +25,10 @@ type rwState struct {
 	writer  bool      // a writer holds the lock or waits for readers to leave
 	readers int       // readers holding the lock
 	queued  []*ticket // readers waiting for the writer to leave
+	// Goroutines outside the execution that hold it (see visitLock and
+	// visitRLock), with the mutex's plain one: a writer, readers.
+	visitWriter  bool
+	visitReaders int
 
 	// For the race detector, as sync.RWMutex's readerSem and writerSem:
 	// a writer's Unlock leaves its happens-before state in readerClock
@@ -70,10 +74,10 @@ func (rw *RWMutex) Lock() {
 		rw.recLock(t)
 		return
 	}
-	if gls.Active() {
+	rw.mu.Lock()
+	if gls.Active() && !rw.visitLock() {
 		outside(&rw.st, opRWLock, rw)
 	}
-	rw.mu.Lock()
 }
 
 // TryLock tries to lock rw for writing and reports whether it succeeded.
@@ -111,7 +115,7 @@ func (rw *RWMutex) Unlock() {
 		rw.recUnlock(t)
 		return
 	}
-	if gls.Active() {
+	if gls.Active() && !rw.visitUnlock() {
 		outside(&rw.st, opRWUnlock, rw)
 	}
 	rw.mu.Unlock()
@@ -139,10 +143,10 @@ func (rw *RWMutex) RLock() {
 		w.wait() // the writer's Unlock admits and reports us
 		return
 	}
-	if gls.Active() {
+	rw.mu.RLock()
+	if gls.Active() && !rw.visitRLock() {
 		outside(&rw.st, opRLock, rw)
 	}
-	rw.mu.RLock()
 }
 
 // TryRLock tries to lock rw for reading and reports whether it succeeded.
@@ -193,10 +197,82 @@ func (rw *RWMutex) RUnlock() {
 		t.Released()
 		return
 	}
-	if gls.Active() {
+	if gls.Active() && !rw.visitRUnlock() {
 		outside(&rw.st, opRUnlock, rw)
 	}
 	rw.mu.RUnlock()
+}
+
+// visitLock is Lock from a goroutine outside the execution that owns rw's
+// state (see visit), which holds rw's plain lock for writing: it takes the
+// execution's side too, once neither a writer nor a reader holds it. It
+// reports whether it did; false: no running execution owns rw, or it
+// ended first.
+//
+//go:norace
+func (rw *RWMutex) visitLock() bool {
+	return visit(&rw.st, opRWLock, rw, func(s *rwState, g *sched.G) bool {
+		if s.writer || s.readers > 0 {
+			return false
+		}
+		s.writer, s.visitWriter = true, true
+		g.Touch(s.id)
+		return true
+	})
+}
+
+// visitUnlock is Unlock from a goroutine outside the execution, which
+// holds rw's plain lock: it frees the execution's side if its Lock took
+// it (visitLock), admitting the readers that wait, as Unlock does. It
+// reports whether there is nothing to report (see Mutex.visitUnlock).
+//
+//go:norace
+func (rw *RWMutex) visitUnlock() bool {
+	if s := rw.st; s == nil || !s.visitWriter {
+		return true
+	}
+	return visit(&rw.st, opRWUnlock, rw, func(s *rwState, g *sched.G) bool {
+		s.writer, s.visitWriter = false, false
+		s.readers += len(s.queued)
+		releaseAll(&s.queued)
+		g.Touch(s.id)
+		return true
+	})
+}
+
+// visitRLock is RLock from a goroutine outside the execution that owns
+// rw's state, which holds rw's plain lock for reading: it takes the
+// execution's side for reading too, once no writer holds it or waits.
+//
+//go:norace
+func (rw *RWMutex) visitRLock() bool {
+	return visit(&rw.st, opRLock, rw, func(s *rwState, g *sched.G) bool {
+		if s.writer {
+			return false
+		}
+		s.readers++
+		s.visitReaders++
+		g.Touch(s.id)
+		return true
+	})
+}
+
+// visitRUnlock is RUnlock from a goroutine outside the execution: it
+// leaves the execution's side if a visitor's RLock took it (visitRLock).
+//
+//go:norace
+func (rw *RWMutex) visitRUnlock() bool {
+	if s := rw.st; s == nil || s.visitReaders == 0 {
+		return true
+	}
+	return visit(&rw.st, opRUnlock, rw, func(s *rwState, g *sched.G) bool {
+		if s.visitReaders > 0 {
+			s.readers--
+			s.visitReaders--
+		}
+		g.Touch(s.id)
+		return true
+	})
 }
 
 // recLock is Lock recording: one operation, reported once the writer holds

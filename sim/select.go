@@ -39,6 +39,10 @@ type selectable interface {
 	// one runs, that a goroutine outside it uses the channel (see
 	// outside.go).
 	outside()
+	// visiting returns, if the channel's state belongs to an execution,
+	// its controller, the execution, the channel's object and the visit
+	// of a case on it (see selectvisit.go).
+	visiting() (*sched.Controller, uint64, uint32, caseVisit)
 	// controlled returns the case's state in g's execution.
 	controlled(g *sched.G, c Case) controlledCase
 	// recorded returns the case's state in t's run.
@@ -151,6 +155,11 @@ func Select(cases ...Case) int {
 
 func selectPlain(cases []Case, def, channels int) int {
 	if gls.Active() {
+		if channels > 0 && (def < 0 || sendsTo(cases)) {
+			if i, ok := selectVisit(cases, def); ok {
+				return i
+			}
+		}
 		outsideCases(cases, caseSend) // a send the execution does not see
 	}
 	// Fast path: try the cases without blocking, starting at a random one,

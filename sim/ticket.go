@@ -12,7 +12,7 @@ import "github.com/weftdev/weft/sched"
 // goroutine by name, so that a change of the object (a Signal, a Done)
 // costs the same with one goroutine waiting or ten thousand.
 type ticket struct {
-	g        *sched.G // the goroutine waiting
+	g        *sched.G // the goroutine waiting; nil: one outside the execution (see Cond.visitWait)
 	released bool
 }
 
@@ -27,7 +27,9 @@ func (t *ticket) Objects() []uint32 { return nil }
 //go:norace
 func (t *ticket) release() {
 	t.released = true
-	t.g.Recheck()
+	if t.g != nil {
+		t.g.Recheck()
+	}
 }
 
 // releaseAll releases every ticket of q and empties it.

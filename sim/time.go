@@ -33,6 +33,8 @@ func Sleep(d time.Duration) {
 	}
 	if t != nil {
 		t.Op(nil)
+	} else if gls.Active() && sched.SleepLeft(opSleep, d) {
+		return // a goroutine that left an execution: on its clock
 	}
 	time.Sleep(d)
 }

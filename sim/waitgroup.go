@@ -72,9 +72,48 @@ func (wg *WaitGroup) add(op *sched.Op, delta int) {
 		return
 	}
 	if gls.Active() {
+		if wg.visitAdd(op, delta) {
+			return
+		}
 		outside(&wg.st, op, wg)
 	}
 	wg.wg.Add(delta)
+}
+
+// visitAdd is Add from a goroutine outside the execution that owns wg's
+// state (see visit): a server's handler on a goroutine net/http started,
+// which left the execution, calls Done for the test's Wait. The counter
+// is the execution's, and so are the waiters it releases. It reports
+// whether it added; false: no running execution owns wg, it ended first,
+// or its counter would go below zero.
+//
+//go:norace
+func (wg *WaitGroup) visitAdd(op *sched.Op, delta int) bool {
+	negative := false
+	done := visit(&wg.st, op, wg, func(s *wgState, g *sched.G) bool {
+		if s.count+delta < 0 {
+			negative = true
+			return true
+		}
+		s.count += delta
+		if s.count == 0 {
+			releaseAll(&s.waiters)
+		}
+		g.Touch(s.id)
+		return true
+	})
+	// A counter the execution's side would take below zero was added to
+	// in plain mode (an Add of the goroutine's that the execution
+	// refused): the plain counter's, which the caller reports.
+	return done && !negative
+}
+
+// visitWait is Wait from a goroutine outside the execution that owns wg's
+// state: it waits for the execution's counter to be zero.
+//
+//go:norace
+func (wg *WaitGroup) visitWait() bool {
+	return visit(&wg.st, opWGWait, wg, func(s *wgState, _ *sched.G) bool { return s.count == 0 })
 }
 
 // Wait blocks until the counter is zero.
@@ -99,6 +138,9 @@ func (wg *WaitGroup) Wait() {
 		return
 	}
 	if gls.Active() {
+		if wg.visitWait() {
+			return
+		}
 		outside(&wg.st, opWGWait, wg)
 	}
 	wg.wg.Wait()

@@ -39,6 +39,9 @@ func TestWeftTestPurgeLoop(t *testing.T) {
 // goroutines together to handlers that sleep and count with atomics: it
 // failed as an escape when a handler, on a goroutine net/http started,
 // used a weft primitive while one of them held the execution's turn.
+// TestHandlerSelects and TestHandlerSleeps: a handler's select on the
+// test's channel and its WaitGroup's Done visit the execution, and its
+// sleeps are on the execution's clock.
 func TestWeftTestServe(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go test")
@@ -50,7 +53,8 @@ func TestWeftTestServe(t *testing.T) {
 		t.Fatalf("weft test: %v\n%s", err, out.String())
 	}
 	if code != 0 || !strings.Contains(out.String(), "--- PASS: TestServe") || !strings.Contains(out.String(), "--- PASS: TestHTTPTest") ||
-		!strings.Contains(out.String(), "--- PASS: TestConcurrentHandlers") {
+		!strings.Contains(out.String(), "--- PASS: TestConcurrentHandlers") ||
+		!strings.Contains(out.String(), "--- PASS: TestHandlerSelects") || !strings.Contains(out.String(), "--- PASS: TestHandlerSleeps") {
 		t.Fatalf("weft test ./serve: exit %d\n%s", code, out.String())
 	}
 }
