@@ -202,10 +202,9 @@ type lightThread struct {
 	nhist  int
 	md, ml int
 	lastN  uint64
-	// queue holds the entries put deferred to the release of the
-	// primitive they were reported in, nq of them (see put).
-	queue [lightQueue]lightPending
-	nq    int
+	// deferred holds the entries put until the release of the
+	// primitive they were reported in (see put).
+	deferred record.Deferred
 }
 
 // lightRaw is an entry as logged (tagCopy), but for its counter n.
@@ -235,45 +234,27 @@ func newLightEntry(tag uint8, args []uint64) lightEntry {
 	return e
 }
 
-// lightQueue is how many entries a goroutine defers at most (see put).
-const lightQueue = 16
-
-// lightPending is an entry put deferred: its tag, counter and arguments.
-type lightPending struct {
-	tag, argc uint8
-	n         uint64
-	args      [4]uint64
-}
-
 // put logs an entry of t's stream once t releases the primitive it is in
-// (record.Releaser): the entry's arguments are what they are now, the
+// (record.Deferred): the entry's arguments are what they are now, the
 // coding against the stream's previous entries (a repeat, a copy) is made
 // then, outside the program's critical section, in the same order. Coding
 // an entry costs tens of nanoseconds; made inside the critical section,
-// where almost every entry of a lock-bound program is reported, it
-// lengthened the sections while the gap between two of them stayed the
-// framework's few nanoseconds, and a goroutine waiting for the lock took
-// it in that gap (where a lost update happens) several times less often
-// than in plain runs: Light hid the bug it records (internal/workload's
-// buggy bank and cache). A full queue is coded at once.
+// where almost every entry of a lock-bound program is reported, it made
+// Light hide the bug it records (internal/workload's buggy bank and cache).
 func (ts *lightThread) put(t *record.Thread, tag uint8, n uint64, args ...uint64) {
-	if ts.nq == lightQueue {
+	if ts.deferred.Full() {
 		ts.drain(t)
 	}
-	p := &ts.queue[ts.nq]
-	ts.nq++
-	p.tag, p.argc, p.n = tag, uint8(len(args)), n
-	copy(p.args[:], args)
-	t.Defer()
+	ts.deferred.Put(t, tag, n, args...)
 }
 
 // drain codes the deferred entries, in order.
 func (ts *lightThread) drain(t *record.Thread) {
-	for i := range ts.nq {
-		p := &ts.queue[i]
-		ts.code1(t, p.tag, p.n, p.args[:p.argc]...)
+	for i := range ts.deferred.Len() {
+		tag, n, args := ts.deferred.Entry(i)
+		ts.code1(t, tag, n, args...)
 	}
-	ts.nq = 0
+	ts.deferred.Reset()
 }
 
 // Released codes the entries t deferred inside the critical section it

@@ -67,29 +67,17 @@ type strideRecorder struct{}
 type strideThread struct {
 	lastLoc uint32              // location of the previous read, 0 for none
 	bound   table.Table[uint64] // location → last version logged by a read
-	// queue holds the read entries of the goroutine's stream logged
-	// once it releases the primitive it is in, nq of them (see put).
-	queue [strideQueue]strideEntry
-	nq    int
+	// deferred holds the read entries of the goroutine's stream logged
+	// once it releases the primitive it is in (see put).
+	deferred record.Deferred
 	// inside: the goroutine's last synchronization report was a
 	// ReadWrite (a Lock's), not a Write (an Unlock's): its reads are
 	// deferred (see put).
 	inside bool
 }
 
-// strideQueue is how many read entries a goroutine defers at most.
-const strideQueue = 16
-
-// strideEntry is a deferred entry of a goroutine's stream.
-type strideEntry struct {
-	tag  uint8
-	argc uint8
-	n    uint64
-	args [3]uint64
-}
-
 // put logs an entry of t's stream once t releases the primitive it is in
-// (record.Releaser): a read made inside a critical section is appended to
+// (record.Deferred): a read made inside a critical section is appended to
 // the stream after the release, in order, so that what the section costs
 // stays inside it and the gap between two sections, where a race between
 // them is decided, grows instead (the probe effect, internal/workload). A
@@ -98,23 +86,19 @@ type strideEntry struct {
 // Outside a critical section (after a Write report, or before any
 // ReadWrite one), with nothing deferred, ReadEnd appends at once.
 func (st *strideThread) put(t *record.Thread, tag uint8, n uint64, args ...uint64) {
-	if st.nq == strideQueue {
+	if st.deferred.Full() {
 		st.drain(t)
 	}
-	e := &st.queue[st.nq]
-	st.nq++
-	e.tag, e.argc, e.n = tag, uint8(len(args)), n
-	copy(e.args[:], args)
-	t.Defer()
+	st.deferred.Put(t, tag, n, args...)
 }
 
 // drain appends the deferred entries to t's stream.
 func (st *strideThread) drain(t *record.Thread) {
-	for i := range st.nq {
-		e := &st.queue[i]
-		t.Stream.Put(e.tag, e.n, e.args[:e.argc]...)
+	for i := range st.deferred.Len() {
+		tag, n, args := st.deferred.Entry(i)
+		t.Stream.Put(tag, n, args...)
 	}
-	st.nq = 0
+	st.deferred.Reset()
 }
 
 // Released appends the entries t deferred (see put).
@@ -147,7 +131,7 @@ func (strideRecorder) ReadEnd(t *record.Thread, l *record.Loc, begin uint64, val
 	b := st.bound.Get(id)
 	delta := bound - *b
 	*b = bound
-	later := st.inside || st.nq > 0
+	later := st.inside || st.deferred.Len() > 0
 	switch {
 	case st.lastLoc == id && !later:
 		t.Stream.Put(tagReadSame, t.N(), value, delta)
