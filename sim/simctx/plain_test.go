@@ -63,7 +63,6 @@ func TestPlainNilParentPanics(t *testing.T) {
 		"WithDeadline":  func() { simctx.WithDeadline(nil, time.Now()) },
 		"WithValue":     func() { simctx.WithValue(nil, "k", 1) },
 		"WithoutCancel": func() { simctx.WithoutCancel(nil) },
-		"FromStd":       func() { simctx.FromStd(nil) },
 	} {
 		if r := catch(f); r != "cannot create context from nil parent" {
 			t.Errorf("%s(nil) panics with %v", name, r)

@@ -14,7 +14,8 @@ import (
 // context.
 
 // FromStd returns a Context that carries ctx's values and deadline and is
-// canceled when ctx is, with ctx's error and cause. FromStd(ToStd(c)) is c.
+// canceled when ctx is, with ctx's error and cause. FromStd(ToStd(c)) is
+// c; FromStd(nil) is nil.
 //
 // A ctx that can never be canceled (its Done is nil) gives a context that
 // can never be canceled either. Otherwise:
@@ -38,7 +39,7 @@ import (
 // the goroutines (plain or controlled) that use it.
 func FromStd(ctx context.Context) Context {
 	if ctx == nil {
-		panic("cannot create context from nil parent")
+		return nil // as ToStd: a conversion keeps a nil context nil
 	}
 	if v, ok := ctx.(*stdView); ok {
 		return v.c

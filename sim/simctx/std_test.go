@@ -230,3 +230,16 @@ func TestToStdNil(t *testing.T) {
 		t.Errorf("slog with ToStd(nil) logged %q", buf.String())
 	}
 }
+
+// TestFromStdNil: a nil context.Context that code weft does not instrument
+// hands to rewritten code (a method of an outside interface, which
+// converts its context at its start) stays nil there, as it would be in
+// plain Go, where only its use fails. Before, FromStd panicked.
+func TestFromStdNil(t *testing.T) {
+	if c := simctx.FromStd(nil); c != nil {
+		t.Errorf("FromStd(nil) = %v, want nil", c)
+	}
+	if c := simctx.ToStd(simctx.FromStd(nil)); c != nil {
+		t.Errorf("ToStd(FromStd(nil)) = %v, want nil", c)
+	}
+}
