@@ -76,12 +76,7 @@ func (pr *pkgRewriter) scanNet() *netScan {
 	s := &netScan{ok: map[*ast.CallExpr]bool{}, asserts: map[*ast.TypeAssertExpr]string{}}
 	vars := map[types.Object]ast.Expr{} // the calls and assertions whose results variables hold
 	for _, f := range pr.pkg.Syntax {
-		var stack []ast.Node
-		ast.Inspect(f, func(n ast.Node) bool {
-			if n == nil {
-				stack = stack[:len(stack)-1]
-				return true
-			}
+		ast.PreorderStack(f, nil, func(n ast.Node, stack []ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.TypeAssertExpr:
 				if n.Type != nil && isNetTCPType(pr.info.TypeOf(n.Type)) && !pr.netAssertOK(n, stack, vars, s) && s.why == "" {
@@ -102,7 +97,6 @@ func (pr *pkgRewriter) scanNet() *netScan {
 					}
 				}
 			}
-			stack = append(stack, n)
 			return true
 		})
 	}
@@ -188,18 +182,12 @@ func (pr *pkgRewriter) netUses(vars map[types.Object]ast.Expr) map[types.Object]
 		return bad
 	}
 	for _, f := range pr.pkg.Syntax {
-		var stack []ast.Node
-		ast.Inspect(f, func(n ast.Node) bool {
-			if n == nil {
-				stack = stack[:len(stack)-1]
-				return true
-			}
+		ast.PreorderStack(f, nil, func(n ast.Node, stack []ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok {
 				if e, ok := vars[pr.info.Uses[id]]; ok && !pr.methodUse(id, stack, e) {
 					bad[pr.info.Uses[id]] = true
 				}
 			}
-			stack = append(stack, n)
 			return true
 		})
 	}
